@@ -1,0 +1,349 @@
+//! The command line: argument parsing and the commands `check`, `moves`, `perft`,
+//! `selfplay` and `play`.
+//!
+//! Each command returns a `Result`; `main` turns errors into a message on stderr and exit
+//! code 1, and treats a closed output pipe as success.
+
+use std::fs;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::bots::{self, Bot};
+use crate::compile;
+use crate::engine::game::{Game, IllegalPly, Ply};
+use crate::engine::state::State;
+use crate::record::trace;
+use crate::render::board::render;
+use crate::repl;
+use crate::spec;
+
+#[derive(Parser)]
+#[command(
+    name = "rulebook",
+    version,
+    about = "Plays any board game described in a text file."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Options shared by every command that loads one game.
+#[derive(clap::Args)]
+struct GameArgs {
+    /// The game file, e.g. games/bounce.toml.
+    game: String,
+    /// Sets a parameter declared by the game file (repeatable), e.g. --param size=6.
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    params: Vec<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Loads and validates game files; prints one summary line per valid game.
+    Check {
+        #[arg(required = true)]
+        games: Vec<String>,
+    },
+    /// Lists the legal plies of a position, sorted, one a line.
+    Moves {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Plies to play from the start first, separated by `;`.
+        #[arg(long, value_name = "PLY; PLY; ...")]
+        after: Option<String>,
+        /// Also draws the position before the list.
+        #[arg(long)]
+        board: bool,
+    },
+    /// Counts the leaf plies at a depth from the start.
+    Perft {
+        #[command(flatten)]
+        game: GameArgs,
+        #[arg(long)]
+        depth: u32,
+        /// Prints the count under each first ply.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// Plays one game of uniformly random legal plies.
+    Selfplay {
+        #[command(flatten)]
+        game: GameArgs,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Ends the game as a draw after this many plies (overrides the file's cap).
+        #[arg(long)]
+        max_plies: Option<u32>,
+        /// Writes a JSON Lines trace of the game to this file.
+        #[arg(long, value_name = "FILE")]
+        trace: Option<String>,
+    },
+    /// Plays a game in the terminal, against people or bots.
+    Play {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Who plays a seat: human or a bot (random), e.g. --seat blue=random.
+        #[arg(long = "seat", value_name = "NAME=human|BOT")]
+        seats: Vec<String>,
+        /// Seeds the bots (default: a random seed, printed at the start).
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+}
+
+/// An error for the user: printed on stderr, exit code 1.
+pub struct Failure(pub String);
+
+impl<E: std::fmt::Display> From<E> for Failure {
+    fn from(e: E) -> Failure {
+        Failure(e.to_string())
+    }
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let mut out = io::stdout().lock();
+    match run(cli.command, &mut out) {
+        Ok(code) => code,
+        Err(Failure(msg)) => {
+            let _ = out.flush();
+            if msg.contains("Broken pipe") {
+                return ExitCode::SUCCESS;
+            }
+            eprint!("{}", msg);
+            if !msg.ends_with('\n') {
+                eprintln!();
+            }
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Splits `NAME=VALUE` arguments.
+fn parse_params(raw: &[String]) -> Result<Vec<(String, String)>, Failure> {
+    raw.iter()
+        .map(|p| {
+            p.split_once('=')
+                .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+                .ok_or_else(|| Failure(format!("--param expects NAME=VALUE, got `{p}`")))
+        })
+        .collect()
+}
+
+/// Loads and compiles a game with its parameters.
+pub fn load_game(args: &GameArgsRef) -> Result<Game, Failure> {
+    let source = spec::load(args.game).map_err(|d| Failure(d.to_string()))?;
+    let params = parse_params(args.params)?;
+    compile::compile(&source, &params).map_err(|d| Failure(d.to_string()))
+}
+
+/// The game file and `--param` values of a command.
+pub struct GameArgsRef<'a> {
+    pub game: &'a str,
+    pub params: &'a [String],
+}
+
+impl GameArgs {
+    fn as_ref(&self) -> GameArgsRef<'_> {
+        GameArgsRef {
+            game: &self.game,
+            params: &self.params,
+        }
+    }
+}
+
+/// Plays `;`-separated plies from the start; an illegal one is an error naming it.
+pub fn play_sequence(game: &Game, plies: &str) -> Result<State, Failure> {
+    let mut state = game.start();
+    for (i, text) in plies
+        .split(';')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .enumerate()
+    {
+        if state.outcome.is_some() {
+            return Err(Failure(format!(
+                "ply {} `{text}`: the game is already over",
+                i + 1
+            )));
+        }
+        let ply = game
+            .parse_ply(&state, text)
+            .map_err(|e| Failure(illegal_message(i + 1, &e)))?;
+        game.play(&mut state, &ply);
+    }
+    Ok(state)
+}
+
+fn illegal_message(index: usize, e: &IllegalPly) -> String {
+    let mut s = format!("ply {index} `{}` is not legal here", e.text);
+    if !e.closest.is_empty() {
+        s.push_str(&format!("; closest legal plies: {}", e.closest.join(", ")));
+    }
+    s
+}
+
+fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
+    match command {
+        Command::Check { games } => {
+            let mut ok = true;
+            for path in &games {
+                let result = spec::load(path).and_then(|s| compile::compile(&s, &[]));
+                match result {
+                    Ok(game) => writeln!(out, "{path}: ok: {}", compile::summary(&game))?,
+                    Err(d) => {
+                        out.flush()?;
+                        eprint!("{d}");
+                        ok = false;
+                    }
+                }
+            }
+            Ok(if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        Command::Moves { game, after, board } => {
+            let g = load_game(&game.as_ref())?;
+            let state = play_sequence(&g, after.as_deref().unwrap_or(""))?;
+            if board {
+                write!(out, "{}", render(&g, &state))?;
+            }
+            for (text, _) in g.legal_with_notation(&state) {
+                writeln!(out, "{text}")?;
+            }
+            if let Some(outcome) = &state.outcome {
+                if outcome.winners.is_empty() {
+                    writeln!(out, "END draw")?;
+                } else {
+                    let names: Vec<&str> = outcome
+                        .winners
+                        .iter()
+                        .map(|&p| g.players[p as usize].as_str())
+                        .collect();
+                    writeln!(out, "END {}", names.join(","))?;
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Perft {
+            game,
+            depth,
+            divide,
+        } => {
+            let g = load_game(&game.as_ref())?;
+            let state = g.start();
+            if divide {
+                let mut total = 0;
+                for (text, ply) in g.legal_with_notation(&state) {
+                    let mut next = state.clone();
+                    g.play(&mut next, &ply);
+                    let n = if depth <= 1 {
+                        1
+                    } else {
+                        perft(&g, &next, depth - 1)
+                    };
+                    writeln!(out, "{text}: {n}")?;
+                    total += n;
+                }
+                writeln!(out, "{total}")?;
+            } else {
+                writeln!(out, "{}", perft(&g, &state, depth))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Selfplay {
+            game,
+            seed,
+            max_plies,
+            trace: trace_path,
+        } => {
+            let mut g = load_game(&game.as_ref())?;
+            if max_plies.is_some() {
+                g.max_plies = max_plies;
+            }
+            let lines = selfplay(&g, &game.game, seed);
+            if let Some(path) = trace_path {
+                fs::write(&path, lines.trace.join("\n") + "\n")
+                    .map_err(|e| Failure(format!("cannot write the trace {path}: {e}")))?;
+            }
+            for l in &lines.moves {
+                writeln!(out, "{l}")?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Play { game, seats, seed } => {
+            let g = load_game(&game.as_ref())?;
+            let seed = seed.unwrap_or_else(rand::random);
+            repl::run(&g, &seats, seed, out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Leaf plies at `depth` from `state`; a ply that ends the game is a leaf.
+pub fn perft(game: &Game, state: &State, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let plies = game.legal_plies(state);
+    if depth == 1 {
+        return plies.len() as u64;
+    }
+    plies
+        .iter()
+        .map(|ply: &Ply| {
+            let mut next = state.clone();
+            game.play(&mut next, ply);
+            if next.outcome.is_some() {
+                1
+            } else {
+                perft(game, &next, depth - 1)
+            }
+        })
+        .sum()
+}
+
+/// What a self-played game produced: trace lines and a human move list.
+pub struct SelfplayRecord {
+    pub trace: Vec<String>,
+    pub moves: Vec<String>,
+}
+
+/// Plays one seeded random game and records it.
+pub fn selfplay(game: &Game, file: &str, seed: u64) -> SelfplayRecord {
+    let mut bot = bots::random::RandomBot::new(seed);
+    let mut state = game.start();
+    let mut record = SelfplayRecord {
+        trace: vec![trace::header(game, file, seed)],
+        moves: Vec::new(),
+    };
+    let mut index = 0;
+    while let Some(ply) = bot.choose(game, &state) {
+        let legal: Vec<String> = game
+            .legal_with_notation(&state)
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect();
+        let text = game.notation(&state, &ply);
+        let player = &game.players[state.to_move as usize];
+        record.trace.push(trace::ply(index, player, &legal, &text));
+        record
+            .moves
+            .push(format!("{:>4}. {player} {text}", index + 1));
+        game.play(&mut state, &ply);
+        index += 1;
+    }
+    if let Some(outcome) = &state.outcome {
+        record.trace.push(trace::end(game, outcome));
+    }
+    record
+        .moves
+        .push(crate::render::board::status(game, &state));
+    record
+}

@@ -1,0 +1,545 @@
+//! The checker: resolves names, checks types and turns AST into compiled nodes.
+//!
+//! Every error points at the exact sub-expression and says what was expected there.
+
+use std::collections::BTreeMap;
+
+use crate::engine::natives::{self, Entry, Native};
+use crate::engine::program::{Aggregate, Domain, Node, Op};
+use crate::lang::ast::{AggOp, BinOp, Expr, ExprKind, Name, Span, Stmt, UnOp};
+use crate::lang::types::Type;
+
+use super::LangError;
+
+/// What a game-level name stands for.
+#[derive(Clone, Debug)]
+pub enum Named {
+    /// A parameter, player, kind, direction or direction set.
+    Const(i64, Type),
+    /// A global or turn variable slot.
+    Var(u16, Type),
+    /// A player variable: the slot of player 0.
+    PlayerVar(u16, Type),
+}
+
+/// The names a game declares, shared by every expression of the file.
+#[derive(Clone, Debug, Default)]
+pub struct Names {
+    pub map: BTreeMap<String, Named>,
+}
+
+/// One expression frame: the game names plus the locals bound so far.
+pub struct Scope<'a> {
+    names: &'a Names,
+    locals: Vec<(String, Type, u16)>,
+    next_slot: u16,
+    /// The most slots in use at once; the frame size.
+    pub frame: usize,
+}
+
+fn describe(params: &[Type]) -> String {
+    if params.is_empty() {
+        return "no arguments".into();
+    }
+    let list: Vec<String> = params.iter().map(|t| t.to_string()).collect();
+    format!(
+        "{} argument{} ({})",
+        params.len(),
+        if params.len() == 1 { "" } else { "s" },
+        list.join(", ")
+    )
+}
+
+impl<'a> Scope<'a> {
+    pub fn new(names: &'a Names) -> Scope<'a> {
+        Scope {
+            names,
+            locals: Vec::new(),
+            next_slot: 0,
+            frame: 0,
+        }
+    }
+
+    /// Binds a new local and returns its slot.
+    pub fn bind(&mut self, name: &Name, ty: Type) -> Result<u16, LangError> {
+        if self.names.map.contains_key(&name.text) || natives::lookup(&name.text).next().is_some() {
+            return Err(LangError::new(
+                name.span,
+                format!(
+                    "`{}` is already the name of something in this game",
+                    name.text
+                ),
+            )
+            .label("choose another name for this variable"));
+        }
+        let slot = self.next_slot;
+        self.next_slot += 1;
+        self.frame = self.frame.max(self.next_slot as usize);
+        self.locals.push((name.text.clone(), ty, slot));
+        Ok(slot)
+    }
+
+    /// The type and slot of a local, if bound.
+    pub fn local(&self, name: &str) -> Option<(Type, u16)> {
+        self.locals
+            .iter()
+            .rev()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, t, s)| (*t, *s))
+    }
+
+    /// How many locals are bound; pass to [`Scope::truncate`] to leave a nested scope.
+    pub fn depth(&self) -> usize {
+        self.locals.len()
+    }
+
+    pub fn truncate(&mut self, depth: usize) {
+        self.locals.truncate(depth);
+    }
+
+    fn all_names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.locals.iter().map(|(n, _, _)| n.clone()).collect();
+        v.extend(self.names.map.keys().cloned());
+        v.extend(
+            natives::NATIVES
+                .iter()
+                .filter(|n| n.params.is_empty() && !matches!(n.entry, Entry::Effect(_)))
+                .map(|n| n.name.to_string()),
+        );
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// Compiles an expression that must have type `want`.
+    pub fn expect(&mut self, e: &Expr, want: Type) -> Result<Node, LangError> {
+        let (node, ty) = self.expr(e)?;
+        if !ty.fits(want) {
+            return Err(mismatch(e.span, want, ty));
+        }
+        Ok(node)
+    }
+
+    /// Compiles an expression and infers its type.
+    pub fn expr(&mut self, e: &Expr) -> Result<(Node, Type), LangError> {
+        Ok(match &e.kind {
+            ExprKind::Int(i) => (Node::Const(*i), Type::Int),
+            ExprKind::Bool(b) => (Node::Const(*b as i64), Type::Bool),
+            ExprKind::None => (Node::Const(-1), Type::Nothing),
+            ExprKind::Name(n) => self.name(n, e.span)?,
+            ExprKind::Call(f, args) => self.call(f, args, e.span)?,
+            ExprKind::List(_) => {
+                return Err(LangError::new(
+                    e.span,
+                    "a list can only be ranged over (after `in`)",
+                ));
+            }
+            ExprKind::Unary(UnOp::Neg, x) => {
+                (Node::Neg(Box::new(self.expect(x, Type::Int)?)), Type::Int)
+            }
+            ExprKind::Unary(UnOp::Not, x) => {
+                (Node::Not(Box::new(self.expect(x, Type::Bool)?)), Type::Bool)
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b)?,
+            ExprKind::If(c, t, f) => {
+                let c = self.expect(c, Type::Bool)?;
+                let (tn, tt) = self.expr(t)?;
+                let (fnode, ft) = self.expr(f)?;
+                let ty = if tt.fits(ft) {
+                    ft
+                } else if ft.fits(tt) {
+                    tt
+                } else {
+                    return Err(LangError::new(
+                        e.span,
+                        format!("the branches of `if` differ: {tt} and {ft}"),
+                    ));
+                };
+                (Node::If(Box::new(c), Box::new(tn), Box::new(fnode)), ty)
+            }
+            ExprKind::Agg {
+                op,
+                var,
+                domain,
+                filter,
+                body,
+            } => self.aggregate(*op, var, domain, filter.as_deref(), body.as_deref(), e.span)?,
+        })
+    }
+
+    fn name(&mut self, n: &str, span: Span) -> Result<(Node, Type), LangError> {
+        if let Some((ty, slot)) = self.local(n) {
+            return Ok((Node::Local(slot), ty));
+        }
+        match self.names.map.get(n) {
+            Some(Named::Const(v, ty)) => return Ok((Node::Const(*v), *ty)),
+            Some(Named::Var(slot, ty)) => return Ok((Node::Var(*slot), *ty)),
+            Some(Named::PlayerVar(..)) => {
+                return Err(LangError::new(
+                    span,
+                    format!("`{n}` is a player variable: write `{n}(PLAYER)`, e.g. `{n}(me)`"),
+                ));
+            }
+            None => {}
+        }
+        if let Some(native) = natives::lookup(n).find(|x| x.params.is_empty()) {
+            return match native.entry {
+                Entry::Value(f) => Ok((Node::Call(f, Box::new([])), native.ret)),
+                Entry::Set(_) => Err(LangError::new(
+                    span,
+                    format!("`{n}` is a collection: range over it with `x in {n}` or an aggregate"),
+                )),
+                Entry::Effect(_) => Err(effect_in_expression(n, span)),
+            };
+        }
+        if natives::lookup(n).next().is_some() {
+            return Err(LangError::new(
+                span,
+                format!("`{n}` is a function: call it with arguments"),
+            ));
+        }
+        Err(LangError::unknown(span, n, self.all_names()))
+    }
+
+    fn call(&mut self, f: &Name, args: &[Expr], span: Span) -> Result<(Node, Type), LangError> {
+        if let Some(Named::PlayerVar(slot, ty)) = self.names.map.get(&f.text) {
+            let (slot, ty) = (*slot, *ty);
+            let [arg] = args else {
+                return Err(LangError::new(
+                    span,
+                    format!("player variable `{}` takes one argument: a player", f.text),
+                ));
+            };
+            let p = self.expect(arg, Type::Player)?;
+            return Ok((Node::PlayerVar(slot, Box::new(p)), ty));
+        }
+        let native = self.resolve_native(f, args.len(), span)?;
+        let nodes = self.args(native, args)?;
+        match native.entry {
+            Entry::Value(func) => Ok((Node::Call(func, nodes.into()), native.ret)),
+            Entry::Set(_) => Err(LangError::new(
+                span,
+                format!(
+                    "`{}` is a collection: range over it with `x in {}(...)` or an aggregate",
+                    f.text, f.text
+                ),
+            )),
+            Entry::Effect(_) => Err(effect_in_expression(&f.text, f.span)),
+        }
+    }
+
+    /// Finds the native called `f` with this many arguments, or explains what exists.
+    pub fn resolve_native(
+        &self,
+        f: &Name,
+        arity: usize,
+        span: Span,
+    ) -> Result<&'static Native, LangError> {
+        let candidates: Vec<&Native> = natives::lookup(&f.text).collect();
+        if candidates.is_empty() {
+            let mut names: Vec<String> = natives::NATIVES
+                .iter()
+                .filter(|n| !n.params.is_empty())
+                .map(|n| n.name.to_string())
+                .collect();
+            names.extend(
+                self.names
+                    .map
+                    .iter()
+                    .filter(|(_, v)| matches!(v, Named::PlayerVar(..)))
+                    .map(|(k, _)| k.clone()),
+            );
+            names.sort();
+            names.dedup();
+            return Err(
+                LangError::unknown(f.span, &f.text, names).label("no function has this name")
+            );
+        }
+        candidates
+            .iter()
+            .find(|n| n.params.len() == arity)
+            .copied()
+            .ok_or_else(|| {
+                let forms: Vec<String> = candidates.iter().map(|n| describe(n.params)).collect();
+                LangError::new(
+                    span,
+                    format!("`{}` takes {}, not {arity}", f.text, forms.join(" or ")),
+                )
+            })
+    }
+
+    /// Compiles the arguments of a native, checking each against its parameter type.
+    pub fn args(&mut self, native: &Native, args: &[Expr]) -> Result<Vec<Node>, LangError> {
+        args.iter()
+            .zip(native.params)
+            .map(|(a, t)| self.expect(a, *t))
+            .collect()
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Result<(Node, Type), LangError> {
+        let node = |x, y| Node::Binary(op, Box::new(x), Box::new(y));
+        Ok(match op {
+            BinOp::And | BinOp::Or => (
+                node(self.expect(a, Type::Bool)?, self.expect(b, Type::Bool)?),
+                Type::Bool,
+            ),
+            BinOp::Eq | BinOp::Ne => {
+                let (x, tx) = self.expr(a)?;
+                let (y, ty) = self.expr(b)?;
+                if !Type::comparable(tx, ty) || tx.element().is_some() || tx == Type::IntList {
+                    return Err(LangError::new(
+                        Span::new(a.span.start, b.span.end),
+                        format!("cannot compare {tx} with {ty}"),
+                    ));
+                }
+                (node(x, y), Type::Bool)
+            }
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => (
+                node(self.expect(a, Type::Int)?, self.expect(b, Type::Int)?),
+                Type::Bool,
+            ),
+            _ => (
+                node(self.expect(a, Type::Int)?, self.expect(b, Type::Int)?),
+                Type::Int,
+            ),
+        })
+    }
+
+    fn aggregate(
+        &mut self,
+        op: AggOp,
+        var: &Name,
+        domain: &Expr,
+        filter: Option<&Expr>,
+        body: Option<&Expr>,
+        span: Span,
+    ) -> Result<(Node, Type), LangError> {
+        let (dom, elem) = self.domain(domain)?;
+        let depth = self.depth();
+        let slot = self.bind(var, elem)?;
+        let filter = filter.map(|f| self.expect(f, Type::Bool)).transpose()?;
+        let (body_type, ret) = match op {
+            AggOp::Count | AggOp::Any | AggOp::All => (Type::Bool, Type::Bool),
+            AggOp::Min | AggOp::Max | AggOp::Sum => (Type::Int, Type::Int),
+            AggOp::SortDesc | AggOp::SortAsc => (Type::Int, Type::IntList),
+        };
+        let ret = if op == AggOp::Count { Type::Int } else { ret };
+        let body = match body {
+            Some(b) => Some(self.expect(b, body_type)?),
+            None if matches!(op, AggOp::Count | AggOp::Any | AggOp::All) => None,
+            None if elem == Type::Int => None,
+            None => {
+                return Err(LangError::new(
+                    span,
+                    format!(
+                        "`{}` needs a value to aggregate: add `: EXPRESSION` before `)`",
+                        op.name()
+                    ),
+                ));
+            }
+        };
+        self.truncate(depth);
+        Ok((
+            Node::Agg(Box::new(Aggregate {
+                op,
+                slot,
+                domain: dom,
+                filter,
+                body,
+            })),
+            ret,
+        ))
+    }
+
+    /// Compiles a collection expression; returns it and its element type.
+    pub fn domain(&mut self, e: &Expr) -> Result<(Domain, Type), LangError> {
+        let not_collection = |ty: Type| {
+            LangError::new(e.span, format!("expected a collection to range over, found {ty}"))
+                .help("collections: cells, all_players, adjacent(CELL), adjacent(CELL, DIRSET), directions(CELL), directions(CELL, DIRSET), ray(CELL, DIR), or a list [a, b, ...]")
+        };
+        match &e.kind {
+            ExprKind::List(items) => {
+                let mut nodes = Vec::new();
+                let mut elem = Type::Nothing;
+                for item in items {
+                    let (n, t) = self.expr(item)?;
+                    if t.collection().is_none() && t != Type::Nothing {
+                        return Err(LangError::new(
+                            item.span,
+                            format!("a list holds cells, players, kinds or directions, not {t}"),
+                        ));
+                    }
+                    if !t.fits(elem) && !elem.fits(t) {
+                        return Err(LangError::new(
+                            item.span,
+                            format!("a list holds values of one type: expected {elem}, found {t}"),
+                        ));
+                    }
+                    if elem == Type::Nothing {
+                        elem = t;
+                    }
+                    nodes.push(n);
+                }
+                if elem == Type::Nothing {
+                    return Err(LangError::new(e.span, "an empty list has no element type"));
+                }
+                Ok((Domain::List(nodes.into()), elem))
+            }
+            ExprKind::Name(n) if self.local(n).is_none() && !self.names.map.contains_key(n) => {
+                match natives::lookup(n).find(|x| x.params.is_empty()) {
+                    Some(Native {
+                        entry: Entry::Set(f),
+                        ret,
+                        ..
+                    }) => Ok((
+                        Domain::Native(*f, Box::new([])),
+                        ret.element().expect("collection type"),
+                    )),
+                    _ => {
+                        let (_, ty) = self.expr(e)?;
+                        Err(not_collection(ty))
+                    }
+                }
+            }
+            ExprKind::Call(f, args) if natives::lookup(&f.text).next().is_some() => {
+                let native = self.resolve_native(f, args.len(), e.span)?;
+                let nodes = self.args(native, args)?;
+                match native.entry {
+                    Entry::Set(func) => Ok((
+                        Domain::Native(func, nodes.into()),
+                        native.ret.element().expect("collection type"),
+                    )),
+                    _ => Err(not_collection(native.ret)),
+                }
+            }
+            _ => {
+                let (_, ty) = self.expr(e)?;
+                Err(not_collection(ty))
+            }
+        }
+    }
+
+    /// Compiles effect statements.
+    pub fn statements(&mut self, stmts: &[Stmt]) -> Result<Vec<Op>, LangError> {
+        stmts.iter().map(|s| self.statement(s)).collect()
+    }
+
+    fn statement(&mut self, s: &Stmt) -> Result<Op, LangError> {
+        Ok(match s {
+            Stmt::If(c, t, f) => {
+                let c = self.expect(c, Type::Bool)?;
+                let depth = self.depth();
+                let t = self.statements(t)?;
+                self.truncate(depth);
+                let f = self.statements(f)?;
+                self.truncate(depth);
+                Op::If(c, t, f)
+            }
+            Stmt::For {
+                var,
+                domain,
+                filter,
+                body,
+            } => {
+                let (dom, elem) = self.domain(domain)?;
+                let depth = self.depth();
+                let slot = self.bind(var, elem)?;
+                let filter = filter
+                    .as_ref()
+                    .map(|f| self.expect(f, Type::Bool))
+                    .transpose()?;
+                let body = self.statements(body)?;
+                self.truncate(depth);
+                Op::For {
+                    slot,
+                    domain: dom,
+                    filter,
+                    body,
+                }
+            }
+            Stmt::Let(var, value) => {
+                let (node, ty) = self.expr(value)?;
+                let slot = self.bind(var, ty)?;
+                Op::Let(slot, node)
+            }
+            Stmt::Assign {
+                target,
+                index,
+                value,
+            } => match (self.names.map.get(&target.text).cloned(), index) {
+                (Some(Named::Var(slot, ty)), None) => Op::SetVar(slot, self.expect(value, ty)?),
+                (Some(Named::PlayerVar(slot, ty)), Some(idx)) => {
+                    let p = self.expect(idx, Type::Player)?;
+                    Op::SetPlayerVar(slot, p, self.expect(value, ty)?)
+                }
+                (Some(Named::PlayerVar(..)), None) => {
+                    return Err(LangError::new(
+                        target.span,
+                        format!(
+                            "`{0}` is a player variable: write `{0}(PLAYER) = ...`",
+                            target.text
+                        ),
+                    ));
+                }
+                (Some(Named::Var(..)), Some(_)) => {
+                    return Err(LangError::new(
+                        target.span,
+                        format!(
+                            "`{}` is a global variable: write `{} = ...` without an argument",
+                            target.text, target.text
+                        ),
+                    ));
+                }
+                _ => {
+                    let vars: Vec<String> = self
+                        .names
+                        .map
+                        .iter()
+                        .filter(|(_, v)| matches!(v, Named::Var(..) | Named::PlayerVar(..)))
+                        .map(|(k, _)| k.clone())
+                        .collect();
+                    return Err(LangError::new(
+                        target.span,
+                        format!("`{}` is not a variable of this game", target.text),
+                    )
+                    .label("only variables declared under [vars] can be set")
+                    .help(if vars.is_empty() {
+                        "this game declares no variables".to_string()
+                    } else {
+                        format!("variables: {}", vars.join(", "))
+                    }));
+                }
+            },
+            Stmt::Call(f, args, span) => {
+                let native = self.resolve_native(f, args.len(), *span)?;
+                let nodes = self.args(native, args)?;
+                match native.entry {
+                    Entry::Effect(func) => Op::Effect(func, nodes.into()),
+                    _ => {
+                        return Err(LangError::new(
+                            f.span,
+                            format!(
+                                "`{}` is not an effect; an effect statement calls move, move_top, place, remove, remove_top, eliminate or end_turn",
+                                f.text
+                            ),
+                        ));
+                    }
+                }
+            }
+        })
+    }
+}
+
+fn effect_in_expression(name: &str, span: Span) -> LangError {
+    LangError::new(
+        span,
+        format!(
+            "`{name}` is an effect: it can only be used in `effect`, not in a value or condition"
+        ),
+    )
+}
+
+fn mismatch(span: Span, want: Type, found: Type) -> LangError {
+    LangError::new(span, format!("expected {want}, found {found}"))
+        .label(format!("this is {found}"))
+}

@@ -1,0 +1,1249 @@
+//! The compiler: from a parsed game file and parameter values to a [`Game`] ready to play.
+//!
+//! Parameters are fixed first, so board sizes, seat lists and setups are computed once;
+//! then every expression is parsed, name-resolved and type-checked. Any mistake becomes a
+//! [`Diagnostic`] pointing into the file.
+
+mod check;
+mod constant;
+
+use std::ops::Range;
+
+use smallvec::SmallVec;
+use toml::Spanned;
+
+use crate::engine::board::{self, Board, DIRECTION_SETS, DIRECTIONS, MAX_SIDE};
+use crate::engine::game::{Game, KindInfo, ParamValue};
+use crate::engine::natives;
+use crate::engine::program::{
+    Action, Choice, EndResult, EndRule, Node, NotationPiece, Part, Phase, Stuck,
+};
+use crate::engine::state::{NEUTRAL, Piece, State};
+use crate::lang::ast::{Binding, Expr, Span};
+use crate::lang::parser;
+use crate::lang::types::Type;
+use crate::spec::diag::Diagnostic;
+use crate::spec::schema::Code;
+use crate::spec::{Source, schema};
+use check::{Named, Names, Scope};
+use constant::{Const, Env};
+
+/// An error inside one expression string, before it is placed in the file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LangError {
+    pub span: Span,
+    pub message: String,
+    pub label: String,
+    pub help: Vec<String>,
+}
+
+impl LangError {
+    pub fn new(span: Span, message: impl Into<String>) -> LangError {
+        LangError {
+            span,
+            message: message.into(),
+            label: String::new(),
+            help: Vec::new(),
+        }
+    }
+
+    pub fn label(mut self, label: impl Into<String>) -> LangError {
+        self.label = label.into();
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> LangError {
+        self.help.push(help.into());
+        self
+    }
+
+    /// "unknown name" with the nearest existing name and the full list.
+    pub fn unknown(span: Span, name: &str, existing: Vec<String>) -> LangError {
+        let mut e = LangError::new(span, format!("unknown name `{name}`")).label("not defined");
+        if let Some(near) = nearest(name, &existing) {
+            e = e.help(format!("did you mean `{near}`?"));
+        }
+        e.help(format!("names that exist here: {}", existing.join(", ")))
+    }
+}
+
+/// The existing name closest to `name`, if it is close enough to be a likely typo.
+fn nearest<'a>(name: &str, existing: &'a [String]) -> Option<&'a String> {
+    existing
+        .iter()
+        .map(|n| (crate::engine::game::edit_distance(n, name), n))
+        .filter(|(d, n)| *d <= 2.max(name.len() / 3) && *d < n.len().max(name.len()))
+        .min()
+        .map(|(_, n)| n)
+}
+
+/// Compiles a loaded file with `--param NAME=VALUE` overrides.
+pub fn compile(src: &Source, overrides: &[(String, String)]) -> Result<Game, Box<Diagnostic>> {
+    Compiler { src }.run(overrides)
+}
+
+struct Compiler<'s> {
+    src: &'s Source,
+}
+
+/// Constant names: parameters, and `file`/`rank` where a cell is being described.
+struct ConstEnv<'a> {
+    params: &'a [ParamValue],
+    cell: Option<(i64, i64)>,
+}
+
+impl Env for ConstEnv<'_> {
+    fn get(&self, name: &str) -> Option<Const> {
+        if let Some((file, rank)) = self.cell {
+            match name {
+                "file" => return Some(Const::Int(file)),
+                "rank" => return Some(Const::Int(rank)),
+                _ => {}
+            }
+        }
+        self.params.iter().find(|p| p.name == name).map(|p| {
+            if p.is_bool {
+                Const::Bool(p.value != 0)
+            } else {
+                Const::Int(p.value)
+            }
+        })
+    }
+
+    fn names(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.params.iter().map(|p| p.name.clone()).collect();
+        if self.cell.is_some() {
+            v.extend(["file".to_string(), "rank".to_string()]);
+        }
+        v.sort();
+        v
+    }
+}
+
+fn span_range<T>(s: &Spanned<T>) -> Range<usize> {
+    s.span()
+}
+
+impl Compiler<'_> {
+    fn path(&self) -> &str {
+        &self.src.path
+    }
+
+    /// A diagnostic at a TOML value.
+    fn at(
+        &self,
+        span: Range<usize>,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> Box<Diagnostic> {
+        Box::new(Diagnostic::at(
+            self.path(),
+            &self.src.text,
+            span,
+            message,
+            label,
+        ))
+    }
+
+    /// Where the text of a string value starts inside the file (past its quotes).
+    fn content_start(&self, code: &Code) -> usize {
+        let start = code.span().start;
+        let rest = &self.src.text[start.min(self.src.text.len())..];
+        let skip = if rest.starts_with("'''") || rest.starts_with("\"\"\"") {
+            let after = &rest[3..];
+            3 + if after.starts_with("\r\n") {
+                2
+            } else if after.starts_with('\n') {
+                1
+            } else {
+                0
+            }
+        } else if rest.starts_with('\'') || rest.starts_with('"') {
+            1
+        } else {
+            0
+        };
+        start + skip
+    }
+
+    /// Places an expression-level error in the file.
+    fn lang(&self, code: &Code, e: LangError) -> Box<Diagnostic> {
+        let base = self.content_start(code);
+        let end = code.span().end;
+        let span = (base + e.span.start).min(end)..(base + e.span.end).min(end);
+        let mut d = Diagnostic::at(self.path(), &self.src.text, span, e.message, e.label);
+        d.help = e.help;
+        Box::new(d)
+    }
+
+    fn parse_expr(&self, code: &Code) -> Result<Expr, Box<Diagnostic>> {
+        parser::parse_expression(code.get_ref()).map_err(|e| self.syntax(code, e))
+    }
+
+    fn syntax(&self, code: &Code, e: parser::SyntaxError) -> Box<Diagnostic> {
+        self.lang(
+            code,
+            LangError::new(e.span, "syntax error in expression").label(e.message),
+        )
+    }
+
+    /// Evaluates a constant expression (parameters only, or with `file`/`rank`).
+    fn constant(&self, code: &Code, env: &ConstEnv) -> Result<Const, Box<Diagnostic>> {
+        let e = self.parse_expr(code)?;
+        constant::eval(&e, env).map_err(|err| self.lang(code, err))
+    }
+
+    /// A number given as a TOML integer or as a constant expression string.
+    fn number(
+        &self,
+        v: &Spanned<toml::Value>,
+        env: &ConstEnv,
+        what: &str,
+    ) -> Result<i64, Box<Diagnostic>> {
+        match v.get_ref() {
+            toml::Value::Integer(i) => Ok(*i),
+            toml::Value::String(s) => {
+                let code = Spanned::new(v.span(), s.clone());
+                match self.constant(&code, env)? {
+                    Const::Int(i) => Ok(i),
+                    Const::Bool(_) => Err(self.at(
+                        v.span(),
+                        format!("{what} must be a number"),
+                        "this is a condition",
+                    )),
+                }
+            }
+            _ => Err(self.at(
+                v.span(),
+                format!("{what} must be a number or an expression in quotes"),
+                "expected a number",
+            )),
+        }
+    }
+
+    fn run(&self, overrides: &[(String, String)]) -> Result<Game, Box<Diagnostic>> {
+        let f = &self.src.file;
+        let params = self.params(overrides)?;
+        let env = ConstEnv {
+            params: &params,
+            cell: None,
+        };
+        let (players, seat_names) = self.players(&env)?;
+        let board = self.board(&params)?;
+        let kinds = self.kinds(&players)?;
+
+        // Every game-level name, checked for clashes.
+        let mut names = Names::default();
+        for (i, (name, _, _)) in DIRECTIONS.iter().enumerate() {
+            names
+                .map
+                .insert(name.to_string(), Named::Const(i as i64, Type::Dir));
+        }
+        for (name, mask) in DIRECTION_SETS {
+            names
+                .map
+                .insert(name.to_string(), Named::Const(mask as i64, Type::DirSet));
+        }
+        let mut declare =
+            |name: &str, value: Named, span: Range<usize>| -> Result<(), Box<Diagnostic>> {
+                let reserved = natives::lookup(name).next().is_some()
+                    || matches!(name, "file" | "rank")
+                    || board::direction_index(name).is_some()
+                    || DIRECTION_SETS.iter().any(|(n, _)| *n == name);
+                if reserved || names.map.contains_key(name) {
+                    return Err(self.at(
+                        span,
+                        format!("the name `{name}` is used twice"),
+                        if reserved {
+                            "this is already a built-in name of the language"
+                        } else {
+                            "already declared elsewhere in this file"
+                        },
+                    ));
+                }
+                names.map.insert(name.to_string(), value);
+                Ok(())
+            };
+        for (name, spec) in &f.params {
+            let p = params
+                .iter()
+                .find(|p| &p.name == name)
+                .expect("param compiled");
+            let ty = if p.is_bool { Type::Bool } else { Type::Int };
+            declare(name, Named::Const(p.value, ty), span_range(&spec.default))?;
+        }
+        for (seat, span) in &seat_names {
+            let id = players
+                .iter()
+                .position(|p| p == seat)
+                .map_or(-1, |i| i as i64);
+            declare(seat, Named::Const(id, Type::Player), span.clone())?;
+        }
+        for (i, (name, spec)) in f.pieces.iter().enumerate() {
+            declare(
+                name,
+                Named::Const(i as i64, Type::Kind),
+                span_range(&spec.symbol),
+            )?;
+        }
+        let mut declare =
+            |name: &str, value: Named, span: Range<usize>| -> Result<(), Box<Diagnostic>> {
+                if natives::lookup(name).next().is_some() || names.map.contains_key(name) {
+                    return Err(self.at(
+                        span,
+                        format!("the name `{name}` is used twice"),
+                        "already a name in this game or the language",
+                    ));
+                }
+                names.map.insert(name.to_string(), value);
+                Ok(())
+            };
+        let mut vars = Vec::new();
+        for (name, v) in &f.vars.global {
+            let (init, ty) = self.var_init(v, &env)?;
+            declare(name, Named::Var(vars.len() as u16, ty), v.span())?;
+            vars.push(init);
+        }
+        for (name, v) in &f.vars.player {
+            let (init, ty) = self.var_init(v, &env)?;
+            declare(name, Named::PlayerVar(vars.len() as u16, ty), v.span())?;
+            vars.extend(std::iter::repeat_n(init, players.len()));
+        }
+        let turn_first = vars.len();
+        for (name, v) in &f.vars.turn {
+            let (init, ty) = self.var_init(v, &env)?;
+            declare(name, Named::Var(vars.len() as u16, ty), v.span())?;
+            vars.push(init);
+        }
+        let turn_inits = vars[turn_first..].to_vec();
+
+        let stacks = self.setup(&board, &kinds, &players, &params)?;
+        let phases = self.phases(&names)?;
+        let (plies_per_turn, stuck) = self.turns(&names)?;
+        let actions = f
+            .actions
+            .iter()
+            .map(|a| self.action(a, &names, &phases))
+            .collect::<Result<Vec<_>, _>>()?;
+        let score = f
+            .scoring
+            .as_ref()
+            .map(|s| self.score(&s.score, &names))
+            .transpose()?;
+        let ends = f
+            .end
+            .iter()
+            .map(|e| self.end_rule(e, &names, score.is_some()))
+            .collect::<Result<Vec<_>, _>>()?;
+        let max_plies = match &f.game.max_plies {
+            None => None,
+            Some(m) if (1..=u32::MAX as i64).contains(m.get_ref()) => Some(*m.get_ref() as u32),
+            Some(m) => {
+                return Err(self.at(
+                    m.span(),
+                    "max_plies must be a positive number",
+                    "out of range",
+                ));
+            }
+        };
+        if players.len() > 32 {
+            return Err(self.at(
+                seat_names[32].1.clone(),
+                "a game has at most 32 players",
+                "one too many",
+            ));
+        }
+        let alive = if players.len() == 32 {
+            u32::MAX
+        } else {
+            (1u32 << players.len()) - 1
+        };
+        let initial = State {
+            stacks,
+            vars,
+            to_move: 0,
+            turn: 1,
+            ply_in_turn: 1,
+            plies: 0,
+            alive,
+            silent_passes: 0,
+            turn_over: false,
+            outcome: None,
+        };
+        Ok(Game {
+            name: f.game.name.clone(),
+            rules: f.game.rules.clone(),
+            params,
+            players,
+            board,
+            kinds,
+            phases: phases.into_iter().map(|(_, p)| p).collect(),
+            plies_per_turn,
+            stuck,
+            actions,
+            ends,
+            score,
+            max_plies,
+            turn_vars: (turn_first, turn_inits),
+            initial,
+        })
+    }
+
+    fn params(&self, overrides: &[(String, String)]) -> Result<Vec<ParamValue>, Box<Diagnostic>> {
+        let f = &self.src.file;
+        for (name, _) in overrides {
+            if !f.params.contains_key(name) {
+                let known: Vec<&str> = f.params.keys().map(String::as_str).collect();
+                return Err(Box::new(
+                    Diagnostic::plain(self.path(), format!("unknown parameter `{name}`"))
+                        .with_help(if known.is_empty() {
+                            "this game has no parameters".to_string()
+                        } else {
+                            format!("parameters of this game: {}", known.join(", "))
+                        }),
+                ));
+            }
+        }
+        let mut params = Vec::new();
+        for (name, spec) in &f.params {
+            let (default, is_bool) = match spec.default.get_ref() {
+                toml::Value::Integer(i) => (*i, false),
+                toml::Value::Boolean(b) => (*b as i64, true),
+                _ => {
+                    return Err(self.at(
+                        spec.default.span(),
+                        "a parameter's default must be a whole number or true/false",
+                        "expected a number or a boolean",
+                    ));
+                }
+            };
+            let given = overrides.iter().rev().find(|(n, _)| n == name);
+            let value = match given {
+                None => default,
+                Some((_, text)) => {
+                    let parsed = if is_bool {
+                        match text.trim() {
+                            "true" | "on" | "yes" | "1" => Some(1),
+                            "false" | "off" | "no" | "0" => Some(0),
+                            _ => None,
+                        }
+                    } else {
+                        text.trim().parse::<i64>().ok()
+                    };
+                    parsed.ok_or_else(|| {
+                        Box::new(Diagnostic::plain(
+                            self.path(),
+                            format!(
+                                "parameter `{name}` must be {}, not `{text}`",
+                                if is_bool {
+                                    "true or false"
+                                } else {
+                                    "a whole number"
+                                }
+                            ),
+                        ))
+                    })?
+                }
+            };
+            let out_of_range =
+                spec.min.is_some_and(|m| value < m) || spec.max.is_some_and(|m| value > m);
+            if out_of_range {
+                let range = match (spec.min, spec.max) {
+                    (Some(a), Some(b)) => format!("from {a} to {b}"),
+                    (Some(a), None) => format!("at least {a}"),
+                    (None, Some(b)) => format!("at most {b}"),
+                    (None, None) => String::new(),
+                };
+                return Err(Box::new(Diagnostic::plain(
+                    self.path(),
+                    format!("parameter `{name}` = {value} is out of range: it must be {range}"),
+                )));
+            }
+            params.push(ParamValue {
+                name: name.clone(),
+                value,
+                is_bool,
+            });
+        }
+        for (name, spec) in &f.params {
+            if let Some(check) = &spec.check {
+                let env = ConstEnv {
+                    params: &params,
+                    cell: None,
+                };
+                match self.constant(check, &env)? {
+                    Const::Bool(true) => {}
+                    Const::Bool(false) => {
+                        let p = params.iter().find(|p| &p.name == name).expect("param");
+                        let mut d = Diagnostic::at(
+                            self.path(),
+                            &self.src.text,
+                            check.span(),
+                            format!("parameter `{name}` = {} fails its check", p.text()),
+                            "this condition is false",
+                        );
+                        if !spec.doc.is_empty() {
+                            d = d.with_help(format!("{name}: {}", spec.doc));
+                        }
+                        return Err(Box::new(d));
+                    }
+                    Const::Int(_) => {
+                        return Err(self.at(
+                            check.span(),
+                            "a parameter check must be a condition",
+                            "this is a number",
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(params)
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn players(
+        &self,
+        env: &ConstEnv,
+    ) -> Result<(Vec<String>, Vec<(String, Range<usize>)>), Box<Diagnostic>> {
+        let mut present = Vec::new();
+        let mut seats = Vec::new();
+        for p in &self.src.file.players {
+            let name = p.name.get_ref().clone();
+            if !is_name(&name) {
+                return Err(self.at(
+                    p.name.span(),
+                    format!("`{name}` is not a valid player name"),
+                    "use lower-case letters, digits and _",
+                ));
+            }
+            if seats.iter().any(|(n, _)| *n == name) {
+                return Err(self.at(
+                    p.name.span(),
+                    format!("player `{name}` is declared twice"),
+                    "second declaration",
+                ));
+            }
+            let here = match &p.present {
+                None => true,
+                Some(code) => match self.constant(code, env)? {
+                    Const::Bool(b) => b,
+                    Const::Int(_) => {
+                        return Err(self.at(
+                            code.span(),
+                            "`present` must be a condition",
+                            "this is a number",
+                        ));
+                    }
+                },
+            };
+            if here {
+                present.push(name.clone());
+            }
+            seats.push((name, p.name.span()));
+        }
+        if present.is_empty() {
+            return Err(Box::new(
+                Diagnostic::plain(self.path(), "no player takes part with these parameters")
+                    .with_help("declare players with [[players]] name = \"...\""),
+            ));
+        }
+        Ok((present, seats))
+    }
+
+    fn board(&self, params: &[ParamValue]) -> Result<Board, Box<Diagnostic>> {
+        let spec = &self.src.file.board;
+        let env = ConstEnv { params, cell: None };
+        let files = self.number(&spec.files, &env, "`files`")?;
+        let ranks = self.number(&spec.ranks, &env, "`ranks`")?;
+        for (v, span) in [(files, spec.files.span()), (ranks, spec.ranks.span())] {
+            if !(1..=MAX_SIDE).contains(&v) {
+                return Err(self.at(
+                    span,
+                    format!("a board side must be from 1 to {MAX_SIDE}, not {v}"),
+                    "out of range",
+                ));
+            }
+        }
+        let shape = spec
+            .shape
+            .as_ref()
+            .map(|c| self.parse_expr(c).map(|e| (c, e)))
+            .transpose()?;
+        let mut error = None;
+        let mut board = Board::new(files as u8, ranks as u8, |file, rank| {
+            let Some((code, e)) = &shape else { return true };
+            let env = ConstEnv {
+                params,
+                cell: Some((file as i64, rank as i64)),
+            };
+            match constant::eval(e, &env) {
+                Ok(Const::Bool(b)) => b,
+                Ok(Const::Int(_)) => {
+                    error.get_or_insert_with(|| {
+                        self.at(
+                            code.span(),
+                            "the board shape must be a condition",
+                            "this is a number",
+                        )
+                    });
+                    false
+                }
+                Err(err) => {
+                    error.get_or_insert_with(|| self.lang(code, err));
+                    false
+                }
+            }
+        });
+        if let Some(e) = error {
+            return Err(e);
+        }
+        if board.is_empty() {
+            let span = spec.shape.as_ref().map_or(spec.files.span(), |s| s.span());
+            return Err(self.at(span, "the board has no cells", "no cell passes this shape"));
+        }
+        let default_links = [];
+        let links: &[schema::LinkSpec] = spec.links.as_deref().unwrap_or(&default_links);
+        if spec.links.is_none() {
+            for cell in 0..board.len() {
+                for d in 0..DIRECTIONS.len() {
+                    board.link(cell as board::CellId, d);
+                }
+            }
+        }
+        for link in links {
+            let name = link.dirs.get_ref().trim();
+            let mask = DIRECTION_SETS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, m)| *m)
+                .or_else(|| board::direction_index(name).map(|d| 1u8 << d))
+                .ok_or_else(|| {
+                    self.at(link.dirs.span(), format!("unknown direction or set `{name}`"), "not a direction")
+                        .with_help_box("directions: n, ne, e, se, s, sw, w, nw; sets: orthogonal, diagonal, all_directions")
+                })?;
+            let cond = link
+                .where_
+                .as_ref()
+                .map(|c| self.parse_expr(c).map(|e| (c, e)))
+                .transpose()?;
+            for cell in 0..board.len() {
+                let (file, rank) = board.coords[cell];
+                if let Some((code, e)) = &cond {
+                    let env = ConstEnv {
+                        params,
+                        cell: Some((file as i64, rank as i64)),
+                    };
+                    match constant::eval(e, &env).map_err(|err| self.lang(code, err))? {
+                        Const::Bool(true) => {}
+                        Const::Bool(false) => continue,
+                        Const::Int(_) => {
+                            return Err(self.at(
+                                code.span(),
+                                "a link condition must be a condition",
+                                "this is a number",
+                            ));
+                        }
+                    }
+                }
+                for d in 0..DIRECTIONS.len() {
+                    if mask & (1 << d) != 0 {
+                        board.link(cell as board::CellId, d);
+                    }
+                }
+            }
+        }
+        Ok(board)
+    }
+
+    fn kinds(&self, players: &[String]) -> Result<Vec<KindInfo>, Box<Diagnostic>> {
+        let mut kinds = Vec::new();
+        for (name, spec) in &self.src.file.pieces {
+            if !is_name(name) {
+                return Err(self.at(
+                    spec.symbol.span(),
+                    format!("`{name}` is not a valid piece name"),
+                    "use lower-case letters, digits and _",
+                ));
+            }
+            let symbols = match (spec.symbol.get_ref(), spec.owned) {
+                (toml::Value::String(s), false) => vec![s.clone()],
+                (toml::Value::Table(t), true) => {
+                    let mut v = Vec::new();
+                    for p in players {
+                        match t.get(p) {
+                            Some(toml::Value::String(s)) => v.push(s.clone()),
+                            _ => {
+                                return Err(self.at(
+                                    spec.symbol.span(),
+                                    format!("piece `{name}` has no symbol for player `{p}`"),
+                                    "add an entry for every player",
+                                ));
+                            }
+                        }
+                    }
+                    v
+                }
+                (_, true) => {
+                    return Err(self.at(
+                        spec.symbol.span(),
+                        format!("piece `{name}` is owned: give one symbol per player"),
+                        "expected a table such as { red = \"r\", blue = \"b\" }",
+                    ));
+                }
+                (_, false) => {
+                    return Err(self.at(
+                        spec.symbol.span(),
+                        format!("piece `{name}` is neutral: give one symbol"),
+                        "expected a string such as \"o\"",
+                    ));
+                }
+            };
+            if symbols.iter().any(|s| s.chars().count() != 1) {
+                return Err(self.at(
+                    spec.symbol.span(),
+                    "a piece symbol is one character",
+                    "too long or empty",
+                ));
+            }
+            kinds.push(KindInfo {
+                name: name.clone(),
+                owned: spec.owned,
+                symbols,
+            });
+        }
+        if kinds.is_empty() {
+            return Err(Box::new(
+                Diagnostic::plain(self.path(), "the game declares no piece kinds")
+                    .with_help("declare one with [pieces.NAME]"),
+            ));
+        }
+        Ok(kinds)
+    }
+
+    fn var_init(
+        &self,
+        v: &Spanned<toml::Value>,
+        env: &ConstEnv,
+    ) -> Result<(i64, Type), Box<Diagnostic>> {
+        match v.get_ref() {
+            toml::Value::Integer(i) => Ok((*i, Type::Int)),
+            toml::Value::Boolean(b) => Ok((*b as i64, Type::Bool)),
+            toml::Value::String(s) => match s.trim() {
+                "cell" => Ok((-1, Type::Cell)),
+                "player" => Ok((-1, Type::Player)),
+                "kind" => Ok((-1, Type::Kind)),
+                "direction" => Ok((-1, Type::Dir)),
+                _ => {
+                    let code = Spanned::new(v.span(), s.clone());
+                    let c = self.constant(&code, env)?;
+                    Ok((c.raw(), if matches!(c, Const::Int(_)) { Type::Int } else { Type::Bool }))
+                }
+            },
+            _ => Err(self.at(v.span(), "a variable starts as a number, true/false, an expression over the parameters, or one of \"cell\", \"player\", \"kind\", \"direction\" (starting as none)", "unexpected value")),
+        }
+    }
+
+    fn setup(
+        &self,
+        board: &Board,
+        kinds: &[KindInfo],
+        players: &[String],
+        params: &[ParamValue],
+    ) -> Result<Vec<crate::engine::state::Stack>, Box<Diagnostic>> {
+        let f = &self.src.file;
+        let mut stacks = vec![SmallVec::new(); board.len()];
+        for entry in &f.setup {
+            let kind = kinds
+                .iter()
+                .position(|k| k.name == *entry.put.get_ref())
+                .ok_or_else(|| {
+                    let names: Vec<&str> = kinds.iter().map(|k| k.name.as_str()).collect();
+                    self.at(
+                        entry.put.span(),
+                        format!("unknown piece kind `{}`", entry.put.get_ref()),
+                        "not declared under [pieces]",
+                    )
+                    .with_help_box(&format!("piece kinds: {}", names.join(", ")))
+                })?;
+            let owner = match (&entry.owner, kinds[kind].owned) {
+                (Some(o), true) => {
+                    let seats: Vec<&str> = f
+                        .players
+                        .iter()
+                        .map(|p| p.name.get_ref().as_str())
+                        .collect();
+                    if !seats.contains(&o.get_ref().as_str()) {
+                        return Err(self
+                            .at(
+                                o.span(),
+                                format!("unknown player `{}`", o.get_ref()),
+                                "not declared under [[players]]",
+                            )
+                            .with_help_box(&format!("players: {}", seats.join(", "))));
+                    }
+                    match players.iter().position(|p| p == o.get_ref()) {
+                        Some(i) => i as u8,
+                        None => continue, // a seat not taking part with these parameters
+                    }
+                }
+                (None, false) => NEUTRAL,
+                (None, true) => {
+                    return Err(self.at(
+                        entry.put.span(),
+                        format!(
+                            "`{}` pieces are owned: say whose with `owner`",
+                            entry.put.get_ref()
+                        ),
+                        "needs an owner",
+                    ));
+                }
+                (Some(o), false) => {
+                    return Err(self.at(
+                        o.span(),
+                        format!(
+                            "`{}` pieces are neutral and have no owner",
+                            entry.put.get_ref()
+                        ),
+                        "remove this owner",
+                    ));
+                }
+            };
+            let env = ConstEnv { params, cell: None };
+            let count = match &entry.count {
+                None => 1,
+                Some(c) => {
+                    let n = self.number(c, &env, "`count`")?;
+                    if !(0..=1000).contains(&n) {
+                        return Err(self.at(
+                            c.span(),
+                            "`count` must be from 0 to 1000",
+                            "out of range",
+                        ));
+                    }
+                    n as usize
+                }
+            };
+            let mut cells = Vec::new();
+            if let Some(at) = &entry.at {
+                for name in at {
+                    let cell = board.find(name.get_ref()).ok_or_else(|| {
+                        self.at(
+                            name.span(),
+                            format!("no cell `{}` on this board", name.get_ref()),
+                            "not a cell of the board",
+                        )
+                    })?;
+                    cells.push(cell);
+                }
+            }
+            if let Some(code) = &entry.where_ {
+                let e = self.parse_expr(code)?;
+                for cell in 0..board.len() {
+                    let (file, rank) = board.coords[cell];
+                    let env = ConstEnv {
+                        params,
+                        cell: Some((file as i64, rank as i64)),
+                    };
+                    match constant::eval(&e, &env).map_err(|err| self.lang(code, err))? {
+                        Const::Bool(true) => cells.push(cell as board::CellId),
+                        Const::Bool(false) => {}
+                        Const::Int(_) => {
+                            return Err(self.at(
+                                code.span(),
+                                "`where` must be a condition",
+                                "this is a number",
+                            ));
+                        }
+                    }
+                }
+            }
+            if entry.at.is_none() && entry.where_.is_none() {
+                cells.extend((0..board.len()).map(|c| c as board::CellId));
+            }
+            for cell in cells {
+                for _ in 0..count {
+                    stacks[cell as usize].push(Piece {
+                        kind: kind as u8,
+                        owner,
+                        moved: 0,
+                    });
+                }
+            }
+        }
+        Ok(stacks)
+    }
+
+    fn phases(&self, names: &Names) -> Result<Vec<(String, Phase)>, Box<Diagnostic>> {
+        let mut out: Vec<(String, Phase)> = Vec::new();
+        for p in &self.src.file.phases {
+            let name = p.name.get_ref().clone();
+            if out.iter().any(|(n, _)| *n == name) {
+                return Err(self.at(
+                    p.name.span(),
+                    format!("phase `{name}` is declared twice"),
+                    "second declaration",
+                ));
+            }
+            let when = self.typed(&p.when, names, Type::Bool)?.0;
+            out.push((name.clone(), Phase { name, when }));
+        }
+        Ok(out)
+    }
+
+    fn turns(&self, names: &Names) -> Result<(Node, Stuck), Box<Diagnostic>> {
+        let t = &self.src.file.turns;
+        let plies = match &t.plies {
+            None => Node::Const(1),
+            Some(v) => match v.get_ref() {
+                toml::Value::Integer(i) if *i >= 1 => Node::Const(*i),
+                toml::Value::String(s) => {
+                    self.typed(&Spanned::new(v.span(), s.clone()), names, Type::Int)?
+                        .0
+                }
+                _ => {
+                    return Err(self.at(
+                        v.span(),
+                        "`plies` must be a positive number or an expression in quotes",
+                        "expected a number",
+                    ));
+                }
+            },
+        };
+        let stuck = match t.stuck.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
+            None | Some(("lose", _)) => Stuck::Lose,
+            Some(("pass", _)) => Stuck::Pass,
+            Some((other, span)) => {
+                return Err(self.at(
+                    span,
+                    format!("unknown stuck rule `{other}`"),
+                    "expected \"lose\" or \"pass\"",
+                ));
+            }
+        };
+        Ok((plies, stuck))
+    }
+
+    /// Compiles a stand-alone expression of a given type; returns it with its frame size.
+    fn typed(
+        &self,
+        code: &Code,
+        names: &Names,
+        want: Type,
+    ) -> Result<(Node, usize), Box<Diagnostic>> {
+        let e = self.parse_expr(code)?;
+        let mut scope = Scope::new(names);
+        let node = scope.expect(&e, want).map_err(|err| self.lang(code, err))?;
+        Ok((node, scope.frame))
+    }
+
+    fn score(&self, code: &Code, names: &Names) -> Result<(Node, usize), Box<Diagnostic>> {
+        let e = self.parse_expr(code)?;
+        let mut scope = Scope::new(names);
+        let (node, ty) = scope.expr(&e).map_err(|err| self.lang(code, err))?;
+        if ty != Type::Int && ty != Type::IntList {
+            return Err(self.lang(
+                code,
+                LangError::new(
+                    e.span,
+                    format!("a score must be a number or a sorted list of numbers, found {ty}"),
+                ),
+            ));
+        }
+        Ok((node, scope.frame))
+    }
+
+    fn end_rule(
+        &self,
+        spec: &schema::EndSpec,
+        names: &Names,
+        scores: bool,
+    ) -> Result<EndRule, Box<Diagnostic>> {
+        let e = self.parse_expr(&spec.when)?;
+        let mut scope = Scope::new(names);
+        let when = scope
+            .expect(&e, Type::Bool)
+            .map_err(|err| self.lang(&spec.when, err))?;
+        let given = [
+            spec.winner.is_some(),
+            spec.loser.is_some(),
+            spec.result.is_some(),
+        ];
+        if given.iter().filter(|g| **g).count() != 1 {
+            return Err(self.at(
+                spec.when.span(),
+                "an end rule needs exactly one of `winner`, `loser` or `result`",
+                "for this rule",
+            ));
+        }
+        let mut player = |code: &Code| -> Result<Node, Box<Diagnostic>> {
+            let e = self.parse_expr(code)?;
+            scope
+                .expect(&e, Type::Player)
+                .map_err(|err| self.lang(code, err))
+        };
+        let result = if let Some(w) = &spec.winner {
+            EndResult::Winner(player(w)?)
+        } else if let Some(l) = &spec.loser {
+            EndResult::Loser(player(l)?)
+        } else {
+            let r = spec.result.as_ref().expect("checked above");
+            match r.get_ref().as_str() {
+                "draw" => EndResult::Draw,
+                "score" if scores => EndResult::Score,
+                "score" => {
+                    return Err(self.at(
+                        r.span(),
+                        "`result = \"score\"` needs a [scoring] table",
+                        "no score declared",
+                    ));
+                }
+                other => {
+                    return Err(self.at(
+                        r.span(),
+                        format!("unknown result `{other}`"),
+                        "expected \"draw\" or \"score\"",
+                    ));
+                }
+            }
+        };
+        Ok(EndRule {
+            when,
+            result,
+            frame: scope.frame,
+        })
+    }
+
+    fn action(
+        &self,
+        spec: &schema::ActionSpec,
+        names: &Names,
+        phases: &[(String, Phase)],
+    ) -> Result<Action, Box<Diagnostic>> {
+        let phase = match &spec.phase {
+            None => None,
+            Some(p) => Some(
+                phases
+                    .iter()
+                    .position(|(n, _)| n == p.get_ref())
+                    .ok_or_else(|| {
+                        let known: Vec<&str> = phases.iter().map(|(n, _)| n.as_str()).collect();
+                        self.at(
+                            p.span(),
+                            format!("unknown phase `{}`", p.get_ref()),
+                            "not declared under [[phases]]",
+                        )
+                        .with_help_box(&if known.is_empty() {
+                            "this game declares no phases".to_string()
+                        } else {
+                            format!("phases: {}", known.join(", "))
+                        })
+                    })?,
+            ),
+        };
+        let mut scope = Scope::new(names);
+        let mut parts = vec![self.part(
+            &mut scope,
+            &spec.choose,
+            spec.effect.as_ref(),
+            spec.check.as_ref(),
+            &spec.notation,
+            false,
+        )?];
+        for p in &spec.then {
+            parts.push(self.part(
+                &mut scope,
+                &p.choose,
+                p.effect.as_ref(),
+                p.check.as_ref(),
+                &p.notation,
+                p.optional,
+            )?);
+        }
+        if parts.len() > 8 {
+            return Err(self.at(
+                spec.name.span(),
+                "an action has at most 8 parts",
+                "too many parts",
+            ));
+        }
+        Ok(Action {
+            name: spec.name.get_ref().clone(),
+            phase,
+            fallback: spec.fallback,
+            parts,
+            frame: scope.frame,
+        })
+    }
+
+    fn part(
+        &self,
+        scope: &mut Scope,
+        choose: &[Code],
+        effect: Option<&Code>,
+        check: Option<&Code>,
+        notation: &Code,
+        optional: bool,
+    ) -> Result<Part, Box<Diagnostic>> {
+        let mut choices = Vec::new();
+        for code in choose {
+            let b = parser::parse_binding(code.get_ref()).map_err(|e| self.syntax(code, e))?;
+            let c = match b {
+                Binding::In {
+                    var,
+                    domain,
+                    filter,
+                } => {
+                    let (dom, elem) = scope.domain(&domain).map_err(|e| self.lang(code, e))?;
+                    let slot = scope.bind(&var, elem).map_err(|e| self.lang(code, e))?;
+                    let filter = filter
+                        .map(|f| scope.expect(&f, Type::Bool))
+                        .transpose()
+                        .map_err(|e| self.lang(code, e))?;
+                    Choice::In {
+                        slot,
+                        domain: dom,
+                        filter,
+                    }
+                }
+                Binding::Let { var, value } => {
+                    let (node, ty) = scope.expr(&value).map_err(|e| self.lang(code, e))?;
+                    let slot = scope.bind(&var, ty).map_err(|e| self.lang(code, e))?;
+                    Choice::Let(slot, node)
+                }
+                Binding::Where(cond) => Choice::Where(
+                    scope
+                        .expect(&cond, Type::Bool)
+                        .map_err(|e| self.lang(code, e))?,
+                ),
+            };
+            choices.push(c);
+        }
+        let effect = match effect {
+            None => Vec::new(),
+            Some(code) => {
+                let stmts =
+                    parser::parse_statements(code.get_ref()).map_err(|e| self.syntax(code, e))?;
+                scope.statements(&stmts).map_err(|e| self.lang(code, e))?
+            }
+        };
+        let check = check
+            .map(|code| {
+                let e = self.parse_expr(code)?;
+                scope
+                    .expect(&e, Type::Bool)
+                    .map_err(|err| self.lang(code, err))
+            })
+            .transpose()?;
+        let notation = self.notation(scope, notation)?;
+        Ok(Part {
+            choices,
+            effect,
+            check,
+            notation,
+            optional,
+        })
+    }
+
+    /// Parses a notation template: literal text with `{name}` for bound values.
+    fn notation(&self, scope: &Scope, code: &Code) -> Result<Vec<NotationPiece>, Box<Diagnostic>> {
+        let text = code.get_ref();
+        let mut pieces = Vec::new();
+        let mut literal = String::new();
+        let mut chars = text.char_indices().peekable();
+        while let Some((i, ch)) = chars.next() {
+            match ch {
+                '{' if chars.peek().map(|c| c.1) == Some('{') => {
+                    chars.next();
+                    literal.push('{');
+                }
+                '}' if chars.peek().map(|c| c.1) == Some('}') => {
+                    chars.next();
+                    literal.push('}');
+                }
+                '{' => {
+                    let close = text[i..].find('}').map(|j| i + j).ok_or_else(|| {
+                        self.lang(
+                            code,
+                            LangError::new(Span::new(i, i + 1), "unclosed `{` in notation")
+                                .label("write `{{` for a literal brace"),
+                        )
+                    })?;
+                    let name = text[i + 1..close].trim();
+                    let (ty, slot) = scope.local(name).ok_or_else(|| {
+                        self.lang(
+                            code,
+                            LangError::new(
+                                Span::new(i, close + 1),
+                                format!("`{name}` is not bound in this action"),
+                            )
+                            .label("a notation prints names bound by `choose`"),
+                        )
+                    })?;
+                    if !literal.is_empty() {
+                        pieces.push(NotationPiece::Text(std::mem::take(&mut literal)));
+                    }
+                    pieces.push(NotationPiece::Value(slot, ty));
+                    while chars.peek().is_some_and(|c| c.0 <= close) {
+                        chars.next();
+                    }
+                }
+                '}' => {
+                    return Err(self.lang(
+                        code,
+                        LangError::new(Span::new(i, i + 1), "unmatched `}` in notation")
+                            .label("write `}}` for a literal brace"),
+                    ));
+                }
+                c => literal.push(c),
+            }
+        }
+        if !literal.is_empty() {
+            pieces.push(NotationPiece::Text(literal));
+        }
+        Ok(pieces)
+    }
+}
+
+/// Whether `s` is a valid name in the language.
+fn is_name(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && parser::parse_expression(s)
+            .is_ok_and(|e| matches!(e.kind, crate::lang::ast::ExprKind::Name(_)))
+}
+
+/// Adds a help line to a boxed diagnostic.
+trait WithHelpBox {
+    fn with_help_box(self, help: &str) -> Self;
+}
+
+impl WithHelpBox for Box<Diagnostic> {
+    fn with_help_box(mut self, help: &str) -> Self {
+        self.help.push(help.to_string());
+        self
+    }
+}
+
+/// The players of a game and the parameters it was compiled with, for summaries.
+pub fn summary(game: &Game) -> String {
+    let params: Vec<String> = game
+        .params
+        .iter()
+        .map(|p| format!("{}={}", p.name, p.text()))
+        .collect();
+    let mut s = format!(
+        "{}: {} players ({}), {} cells, {} actions",
+        game.name,
+        game.players.len(),
+        game.players.join(", "),
+        game.board.len(),
+        game.actions.len()
+    );
+    if !params.is_empty() {
+        s.push_str(&format!(", params {}", params.join(" ")));
+    }
+    s
+}

@@ -1,0 +1,130 @@
+//! Board topology: which cells exist, their names, and the links between them.
+//!
+//! Everything here is computed once when a game is compiled: the neighbour table answers
+//! "the cell one step from `c` in direction `d`" with one array read.
+
+/// The eight compass directions, in the order used for bit sets and tables.
+pub const DIRECTIONS: [(&str, i32, i32); 8] = [
+    ("n", 0, 1),
+    ("ne", 1, 1),
+    ("e", 1, 0),
+    ("se", 1, -1),
+    ("s", 0, -1),
+    ("sw", -1, -1),
+    ("w", -1, 0),
+    ("nw", -1, 1),
+];
+
+/// Bit set of the four orthogonal directions.
+pub const ORTHOGONAL: u8 = 0b0101_0101;
+/// Bit set of the four diagonal directions.
+pub const DIAGONAL: u8 = 0b1010_1010;
+/// Bit set of all eight directions.
+pub const ALL_DIRECTIONS: u8 = 0xff;
+
+/// The named direction sets, as the language spells them.
+pub const DIRECTION_SETS: [(&str, u8); 3] = [
+    ("orthogonal", ORTHOGONAL),
+    ("diagonal", DIAGONAL),
+    ("all_directions", ALL_DIRECTIONS),
+];
+
+/// The largest board side the format accepts (cells are named `a`..`z`).
+pub const MAX_SIDE: i64 = 26;
+
+/// A cell index, dense over the cells that exist.
+pub type CellId = u16;
+
+/// A board: a grid of `files` × `ranks` with some cells present and links between them.
+#[derive(Clone, Debug)]
+pub struct Board {
+    pub files: u8,
+    pub ranks: u8,
+    /// For each cell: (file, rank), both counted from 1.
+    pub coords: Vec<(u8, u8)>,
+    /// For each cell: its name, such as `c3`.
+    pub names: Vec<String>,
+    /// For each cell and direction: the linked neighbour, if any.
+    pub links: Vec<[Option<CellId>; 8]>,
+    /// Grid position (file-1, rank-1), row-major by rank, to cell.
+    grid: Vec<Option<CellId>>,
+}
+
+impl Board {
+    /// Builds a board of the given size with the cells for which `present(file, rank)`
+    /// holds. Links are added later with [`Board::link`].
+    pub fn new(files: u8, ranks: u8, mut present: impl FnMut(u8, u8) -> bool) -> Board {
+        let mut coords = Vec::new();
+        let mut names = Vec::new();
+        let mut grid = vec![None; files as usize * ranks as usize];
+        for rank in 1..=ranks {
+            for file in 1..=files {
+                if present(file, rank) {
+                    grid[(rank as usize - 1) * files as usize + file as usize - 1] =
+                        Some(coords.len() as CellId);
+                    coords.push((file, rank));
+                    names.push(cell_name(file, rank));
+                }
+            }
+        }
+        let links = vec![[None; 8]; coords.len()];
+        Board {
+            files,
+            ranks,
+            coords,
+            names,
+            links,
+            grid,
+        }
+    }
+
+    /// The number of cells.
+    pub fn len(&self) -> usize {
+        self.coords.len()
+    }
+
+    /// Whether the board has no cell at all.
+    pub fn is_empty(&self) -> bool {
+        self.coords.is_empty()
+    }
+
+    /// The cell at (file, rank), counted from 1, if it exists.
+    pub fn at(&self, file: i64, rank: i64) -> Option<CellId> {
+        if file < 1 || rank < 1 || file > self.files as i64 || rank > self.ranks as i64 {
+            return None;
+        }
+        self.grid[(rank as usize - 1) * self.files as usize + file as usize - 1]
+    }
+
+    /// The cell with this name (`c3`), ignoring case.
+    pub fn find(&self, name: &str) -> Option<CellId> {
+        let name = name.trim().to_ascii_lowercase();
+        self.names
+            .iter()
+            .position(|n| *n == name)
+            .map(|i| i as CellId)
+    }
+
+    /// Adds the links of direction `dir` from `cell` to the grid neighbour, if it exists.
+    pub fn link(&mut self, cell: CellId, dir: usize) {
+        let (file, rank) = self.coords[cell as usize];
+        let (_, df, dr) = DIRECTIONS[dir];
+        self.links[cell as usize][dir] = self.at(file as i64 + df as i64, rank as i64 + dr as i64);
+    }
+
+    /// The neighbour of `cell` in direction `dir`, if linked.
+    #[inline]
+    pub fn step(&self, cell: CellId, dir: usize) -> Option<CellId> {
+        self.links[cell as usize][dir]
+    }
+}
+
+/// The name of the cell at (file, rank), counted from 1: `a1`, `c3`.
+pub fn cell_name(file: u8, rank: u8) -> String {
+    format!("{}{}", (b'a' + file - 1) as char, rank)
+}
+
+/// The index of a direction name (`n`, `ne`, ...).
+pub fn direction_index(name: &str) -> Option<usize> {
+    DIRECTIONS.iter().position(|(n, _, _)| *n == name)
+}

@@ -1,0 +1,552 @@
+//! A compiled game and the rules that run it: legal plies, playing a ply, turn order, ends.
+
+use smallvec::SmallVec;
+
+use super::board::{Board, DIRECTIONS};
+use super::eval::{eval, eval_list, exec};
+use super::natives::{Ctx, Mut};
+use super::program::{Action, Choice, EndResult, EndRule, Node, NotationPiece, Phase, Stuck};
+use super::state::{Journal, NONE, Outcome, State};
+use crate::lang::types::Type;
+
+/// A piece kind: its name and how it is drawn.
+#[derive(Clone, Debug)]
+pub struct KindInfo {
+    pub name: String,
+    /// Whether pieces of this kind belong to a player.
+    pub owned: bool,
+    /// The symbol per player for owned kinds, or one symbol for neutral kinds.
+    pub symbols: Vec<String>,
+}
+
+/// A declared parameter and the value this game was compiled with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamValue {
+    pub name: String,
+    pub value: i64,
+    pub is_bool: bool,
+}
+
+impl ParamValue {
+    /// The value as the user writes it (`8`, `true`).
+    pub fn text(&self) -> String {
+        if self.is_bool {
+            (self.value != 0).to_string()
+        } else {
+            self.value.to_string()
+        }
+    }
+}
+
+/// A game ready to play: a game file compiled with one set of parameter values.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub name: String,
+    pub rules: String,
+    /// Every declared parameter with its value, in name order.
+    pub params: Vec<ParamValue>,
+    /// The players taking part, in turn order.
+    pub players: Vec<String>,
+    pub board: Board,
+    pub kinds: Vec<KindInfo>,
+    pub phases: Vec<Phase>,
+    pub plies_per_turn: Node,
+    pub stuck: Stuck,
+    pub actions: Vec<Action>,
+    pub ends: Vec<EndRule>,
+    /// The score expression, if the game scores; `me` is the player scored.
+    pub score: Option<(Node, usize)>,
+    /// A ply cap declared by the file (an interpreter setting, not a rule).
+    pub max_plies: Option<u32>,
+    /// The first slot of the turn variables in `State::vars` and their initial values.
+    pub turn_vars: (usize, Vec<i64>),
+    /// The position before the first ply.
+    pub initial: State,
+}
+
+/// One legal decision: which action, the values it chose, which optional parts it skipped.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Ply {
+    pub action: u16,
+    pub values: SmallVec<[i64; 6]>,
+    pub skipped: u8,
+}
+
+/// A ply that is not legal in the position, with the nearest legal texts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IllegalPly {
+    pub text: String,
+    pub closest: Vec<String>,
+}
+
+impl Game {
+    /// A fresh position.
+    pub fn start(&self) -> State {
+        self.initial.clone()
+    }
+
+    fn ctx<'a>(&'a self, state: &'a State, me: u8) -> Ctx<'a> {
+        Ctx {
+            game: self,
+            state,
+            me,
+        }
+    }
+
+    /// The phase in force: the first whose condition holds for the player to move.
+    pub fn current_phase(&self, state: &State) -> Option<usize> {
+        let c = self.ctx(state, state.to_move);
+        self.phases
+            .iter()
+            .position(|ph| eval(&ph.when, &c, &mut []) != 0)
+    }
+
+    /// How many plies the current turn has.
+    pub fn plies_this_turn(&self, state: &State) -> u32 {
+        let c = self.ctx(state, state.to_move);
+        eval(&self.plies_per_turn, &c, &mut []).clamp(1, u32::MAX as i64) as u32
+    }
+
+    /// Every legal ply of the position, in generation order (none once the game is over).
+    pub fn legal_plies(&self, state: &State) -> Vec<Ply> {
+        let mut out = Vec::new();
+        self.generate(state, &mut |p| {
+            out.push(p);
+            true
+        });
+        out
+    }
+
+    /// Whether the player to move has at least one legal ply.
+    pub fn has_legal(&self, state: &State) -> bool {
+        let mut any = false;
+        self.generate(state, &mut |_| {
+            any = true;
+            false
+        });
+        any
+    }
+
+    /// Feeds legal plies to `sink` until it returns false. Fallback actions are tried only
+    /// when no other action gives a ply.
+    fn generate(&self, state: &State, sink: &mut dyn FnMut(Ply) -> bool) {
+        if state.outcome.is_some() {
+            return;
+        }
+        let phase = self.current_phase(state);
+        let mut scratch = state.clone();
+        let mut journal = Journal::recording();
+        let mut found = false;
+        for fallback in [false, true] {
+            for (index, action) in self.actions.iter().enumerate() {
+                if action.fallback != fallback || (action.phase.is_some() && action.phase != phase)
+                {
+                    continue;
+                }
+                let mut g = Gen {
+                    game: self,
+                    state: &mut scratch,
+                    journal: &mut journal,
+                    me: state.to_move,
+                    locals: vec![0; action.frame],
+                    values: SmallVec::new(),
+                    skipped: 0,
+                    action: index as u16,
+                    sink: &mut |p| {
+                        found = true;
+                        sink(p)
+                    },
+                };
+                if !g.part(action, 0) {
+                    return;
+                }
+            }
+            if found {
+                return;
+            }
+        }
+    }
+
+    /// Plays a ply that [`Game::legal_plies`] produced for this position.
+    pub fn play(&self, state: &mut State, ply: &Ply) {
+        let me = state.to_move;
+        let action = &self.actions[ply.action as usize];
+        let mut locals = vec![0; action.frame];
+        self.replay(state, ply, &mut locals);
+        state.plies += 1;
+        self.after_ply(state, me);
+    }
+
+    /// Runs a ply's parts on `state` and leaves the chosen values in `locals`.
+    fn replay(&self, state: &mut State, ply: &Ply, locals: &mut [i64]) {
+        let me = state.to_move;
+        let action = &self.actions[ply.action as usize];
+        let mut values = ply.values.iter();
+        let mut journal = Journal::off();
+        for (p, part) in action.parts.iter().enumerate() {
+            if ply.skipped & (1 << p) != 0 {
+                continue;
+            }
+            for choice in &part.choices {
+                match choice {
+                    Choice::In { slot, .. } => {
+                        locals[*slot as usize] = values.next().copied().unwrap_or(NONE)
+                    }
+                    Choice::Let(slot, node) => {
+                        locals[*slot as usize] = eval(node, &self.ctx(state, me), locals)
+                    }
+                    Choice::Where(_) => {}
+                }
+            }
+            let mut m = Mut {
+                game: self,
+                state,
+                journal: &mut journal,
+                me,
+            };
+            exec(&part.effect, &mut m, locals);
+        }
+    }
+
+    /// Ends, turn order and forced passes after `me` played a ply.
+    fn after_ply(&self, state: &mut State, me: u8) {
+        for rule in &self.ends {
+            let mut locals = vec![0; rule.frame];
+            if eval(&rule.when, &self.ctx(state, me), &mut locals) != 0 {
+                let winners = self.resolve(state, me, &rule.result, &mut locals);
+                state.outcome = Some(Outcome {
+                    winners,
+                    reason: None,
+                });
+                return;
+            }
+        }
+        if self.last_standing(state) {
+            return;
+        }
+        if self.max_plies.is_some_and(|cap| state.plies >= cap) {
+            state.outcome = Some(Outcome {
+                winners: Vec::new(),
+                reason: Some("ply cap".into()),
+            });
+            return;
+        }
+        let turn_done = state.turn_over
+            || !state.is_alive(me)
+            || state.ply_in_turn >= self.plies_this_turn(state);
+        if turn_done {
+            self.next_turn(state);
+        } else {
+            state.ply_in_turn += 1;
+            if !self.has_legal(state) {
+                self.next_turn(state);
+            }
+        }
+    }
+
+    /// Sets the outcome when at most one player is left; says whether it did.
+    fn last_standing(&self, state: &mut State) -> bool {
+        if self.players.len() > 1 && state.alive.count_ones() <= 1 {
+            let winners = (0..self.players.len() as u8)
+                .filter(|&p| state.is_alive(p))
+                .collect();
+            state.outcome = Some(Outcome {
+                winners,
+                reason: None,
+            });
+            return true;
+        }
+        false
+    }
+
+    /// Hands the move to the next player who can play, applying the stuck rule to those
+    /// who cannot.
+    fn next_turn(&self, state: &mut State) {
+        loop {
+            state.turn += 1;
+            state.ply_in_turn = 1;
+            state.turn_over = false;
+            let (first, inits) = &self.turn_vars;
+            state.vars[*first..*first + inits.len()].copy_from_slice(inits);
+            let n = self.players.len() as u8;
+            let Some(next) = (1..=n)
+                .map(|k| (state.to_move + k) % n)
+                .find(|&p| state.is_alive(p))
+            else {
+                state.outcome = Some(Outcome {
+                    winners: Vec::new(),
+                    reason: None,
+                });
+                return;
+            };
+            state.to_move = next;
+            if self.has_legal(state) {
+                state.silent_passes = 0;
+                return;
+            }
+            match self.stuck {
+                Stuck::Lose => {
+                    state.alive &= !(1 << next);
+                    if self.players.len() == 1 || self.last_standing(state) {
+                        if self.players.len() == 1 {
+                            state.outcome = Some(Outcome {
+                                winners: Vec::new(),
+                                reason: None,
+                            });
+                        }
+                        return;
+                    }
+                }
+                Stuck::Pass => {
+                    state.silent_passes += 1;
+                    if state.silent_passes >= state.alive.count_ones() {
+                        state.outcome = Some(Outcome {
+                            winners: Vec::new(),
+                            reason: None,
+                        });
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn resolve(&self, state: &State, me: u8, result: &EndResult, locals: &mut [i64]) -> Vec<u8> {
+        let c = self.ctx(state, me);
+        match result {
+            EndResult::Winner(node) => {
+                let p = eval(node, &c, locals);
+                if p < 0 { Vec::new() } else { vec![p as u8] }
+            }
+            EndResult::Loser(node) => {
+                let p = eval(node, &c, locals);
+                (0..self.players.len() as u8)
+                    .filter(|&q| q as i64 != p && state.is_alive(q))
+                    .collect()
+            }
+            EndResult::Draw => Vec::new(),
+            EndResult::Score => self.score_winner(state),
+        }
+    }
+
+    /// Every player's score, in player order (empty if the game does not score).
+    pub fn scores(&self, state: &State) -> Vec<Vec<i64>> {
+        let Some((node, frame)) = &self.score else {
+            return Vec::new();
+        };
+        (0..self.players.len() as u8)
+            .map(|p| eval_list(node, &self.ctx(state, p), &mut vec![0; *frame]))
+            .collect()
+    }
+
+    /// The single best-scoring player, or nobody (a draw) when the best is shared.
+    fn score_winner(&self, state: &State) -> Vec<u8> {
+        let scores = self.scores(state);
+        let Some(best) = scores.iter().max() else {
+            return Vec::new();
+        };
+        let top: Vec<u8> = (0..scores.len() as u8)
+            .filter(|&p| scores[p as usize] == *best)
+            .collect();
+        if top.len() == 1 { top } else { Vec::new() }
+    }
+
+    /// The canonical text of a legal ply in this position.
+    pub fn notation(&self, state: &State, ply: &Ply) -> String {
+        let action = &self.actions[ply.action as usize];
+        let mut scratch = state.clone();
+        let mut locals = vec![0; action.frame];
+        self.replay(&mut scratch, ply, &mut locals);
+        let mut text = String::new();
+        for (p, part) in action.parts.iter().enumerate() {
+            if ply.skipped & (1 << p) != 0 {
+                continue;
+            }
+            for piece in &part.notation {
+                match piece {
+                    NotationPiece::Text(t) => text.push_str(t),
+                    NotationPiece::Value(slot, ty) => {
+                        text.push_str(&self.show(*ty, locals[*slot as usize]))
+                    }
+                }
+            }
+        }
+        text
+    }
+
+    /// A value as text: cells, players, kinds and directions by name.
+    pub fn show(&self, ty: Type, v: i64) -> String {
+        if v < 0 && ty.nullable() {
+            return "none".into();
+        }
+        let name = |names: &[String]| names.get(v as usize).cloned().unwrap_or_default();
+        match ty {
+            Type::Cell => name(&self.board.names),
+            Type::Player => name(&self.players),
+            Type::Kind => self
+                .kinds
+                .get(v as usize)
+                .map(|k| k.name.clone())
+                .unwrap_or_default(),
+            Type::Dir => DIRECTIONS
+                .get(v as usize)
+                .map(|d| d.0.to_string())
+                .unwrap_or_default(),
+            Type::Bool => (v != 0).to_string(),
+            _ => v.to_string(),
+        }
+    }
+
+    /// The legal plies with their texts, sorted by text.
+    pub fn legal_with_notation(&self, state: &State) -> Vec<(String, Ply)> {
+        let mut all: Vec<(String, Ply)> = self
+            .legal_plies(state)
+            .into_iter()
+            .map(|p| (self.notation(state, &p), p))
+            .collect();
+        all.sort();
+        all
+    }
+
+    /// Finds the legal ply written `text` (case and extra spaces ignored).
+    pub fn parse_ply(&self, state: &State, text: &str) -> Result<Ply, IllegalPly> {
+        let wanted = normalize(text);
+        let legal = self.legal_with_notation(state);
+        if let Some((_, ply)) = legal.iter().find(|(t, _)| normalize(t) == wanted) {
+            return Ok(ply.clone());
+        }
+        let mut ranked: Vec<(usize, &String)> = legal
+            .iter()
+            .map(|(t, _)| (edit_distance(&normalize(t), &wanted), t))
+            .collect();
+        ranked.sort();
+        Err(IllegalPly {
+            text: text.trim().to_string(),
+            closest: ranked.into_iter().take(5).map(|(_, t)| t.clone()).collect(),
+        })
+    }
+}
+
+/// The generator: a depth-first walk over an action's parts and choices.
+struct Gen<'a, 's> {
+    game: &'a Game,
+    state: &'s mut State,
+    journal: &'s mut Journal,
+    me: u8,
+    locals: Vec<i64>,
+    values: SmallVec<[i64; 6]>,
+    skipped: u8,
+    action: u16,
+    sink: &'s mut dyn FnMut(Ply) -> bool,
+}
+
+impl Gen<'_, '_> {
+    fn eval(&mut self, node: &Node) -> i64 {
+        let c = Ctx {
+            game: self.game,
+            state: self.state,
+            me: self.me,
+        };
+        eval(node, &c, &mut self.locals)
+    }
+
+    /// Continues from part `p`; returns false once the sink wants no more.
+    fn part(&mut self, action: &Action, p: usize) -> bool {
+        if p == action.parts.len() {
+            return (self.sink)(Ply {
+                action: self.action,
+                values: self.values.clone(),
+                skipped: self.skipped,
+            });
+        }
+        if action.parts[p].optional {
+            self.skipped |= 1 << p;
+            let go_on = self.part(action, p + 1);
+            self.skipped &= !(1 << p);
+            if !go_on {
+                return false;
+            }
+        }
+        self.choice(action, p, 0)
+    }
+
+    fn choice(&mut self, action: &Action, p: usize, i: usize) -> bool {
+        let part = &action.parts[p];
+        let Some(choice) = part.choices.get(i) else {
+            let mark = self.journal.mark();
+            let mut m = Mut {
+                game: self.game,
+                state: self.state,
+                journal: self.journal,
+                me: self.me,
+            };
+            exec(&part.effect, &mut m, &mut self.locals);
+            let ok = match &part.check {
+                Some(check) => self.eval(check) != 0,
+                None => true,
+            };
+            let go_on = !ok || self.part(action, p + 1);
+            self.journal.rollback(self.state, mark);
+            return go_on;
+        };
+        match choice {
+            Choice::In {
+                slot,
+                domain,
+                filter,
+            } => {
+                let mut elems = super::natives::Elems::new();
+                let c = Ctx {
+                    game: self.game,
+                    state: self.state,
+                    me: self.me,
+                };
+                super::eval::domain(domain, &c, &mut self.locals, &mut elems);
+                for e in elems {
+                    self.locals[*slot as usize] = e;
+                    if let Some(f) = filter
+                        && self.eval(f) == 0
+                    {
+                        continue;
+                    }
+                    self.values.push(e);
+                    let go_on = self.choice(action, p, i + 1);
+                    self.values.pop();
+                    if !go_on {
+                        return false;
+                    }
+                }
+                true
+            }
+            Choice::Let(slot, node) => {
+                self.locals[*slot as usize] = self.eval(node);
+                self.choice(action, p, i + 1)
+            }
+            Choice::Where(node) => self.eval(node) == 0 || self.choice(action, p, i + 1),
+        }
+    }
+}
+
+/// Lower case with runs of spaces collapsed: how plies typed by people are compared.
+pub fn normalize(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// Levenshtein distance, for suggesting the nearest legal plies.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + (ca != *cb) as usize).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}

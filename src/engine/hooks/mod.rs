@@ -1,0 +1,6 @@
+//! Native hooks: generic mechanics that are awkward or slow to write in the language.
+//!
+//! Each file holds one family of hooks; each is registered by name in `natives.rs` and
+//! documented in `docs/game-format.md`.
+
+pub mod groups;

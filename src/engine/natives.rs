@@ -1,0 +1,495 @@
+//! The one table of native functions, collections and effects that game files call by name.
+//!
+//! Every entry is generic: it speaks of cells, stacks, owners, kinds and directions, never
+//! of a particular game. Hooks for mechanics that are awkward to write in the language
+//! (group sizes, ...) live in `hooks/` and are registered here like any other entry.
+
+use smallvec::SmallVec;
+
+use super::board::{CellId, DIRECTIONS};
+use super::game::Game;
+use super::hooks::groups;
+use super::state::{Journal, NEUTRAL, NONE, Piece, State};
+use crate::lang::types::Type;
+
+/// What a native function sees: the game, the position and the player `me`.
+pub struct Ctx<'a> {
+    pub game: &'a Game,
+    pub state: &'a State,
+    pub me: u8,
+}
+
+/// What an effect sees: the same, with the position open for change through a journal.
+pub struct Mut<'a> {
+    pub game: &'a Game,
+    pub state: &'a mut State,
+    pub journal: &'a mut Journal,
+    pub me: u8,
+}
+
+/// The elements of a collection, filled by a [`SetFn`].
+pub type Elems = SmallVec<[i64; 32]>;
+
+/// A native function: arguments in, one value out.
+pub type NativeFn = fn(&Ctx, &[i64]) -> i64;
+/// A native collection: arguments in, elements appended.
+pub type SetFn = fn(&Ctx, &[i64], &mut Elems);
+/// A native effect: changes the position.
+pub type EffectFn = fn(&mut Mut, &[i64]);
+
+/// The behaviour behind a table entry.
+#[derive(Clone, Copy)]
+pub enum Entry {
+    Value(NativeFn),
+    Set(SetFn),
+    Effect(EffectFn),
+}
+
+/// One entry of the table: a name, a signature, a one-line description and the code.
+pub struct Native {
+    pub name: &'static str,
+    pub params: &'static [Type],
+    /// The result type (`Bool` for effects, which return nothing).
+    pub ret: Type,
+    pub doc: &'static str,
+    pub entry: Entry,
+}
+
+use Type::*;
+
+macro_rules! native {
+    ($name:literal, [$($p:expr),*], $ret:expr, $doc:literal, $kind:ident($f:expr)) => {
+        Native { name: $name, params: &[$($p),*], ret: $ret, doc: $doc, entry: Entry::$kind($f) }
+    };
+}
+
+/// Every native function, collection and effect, in the order the reference lists them.
+pub static NATIVES: &[Native] = &[
+    // --- the turn ---
+    native!(
+        "me",
+        [],
+        Player,
+        "The player to move (in end rules: the player who just played; in scores: the player scored).",
+        Value(|c, _| c.me as i64)
+    ),
+    native!(
+        "turn",
+        [],
+        Int,
+        "The turn number, from 1.",
+        Value(|c, _| c.state.turn as i64)
+    ),
+    native!(
+        "ply_in_turn",
+        [],
+        Int,
+        "Which ply of the current turn this is, from 1.",
+        Value(|c, _| c.state.ply_in_turn as i64)
+    ),
+    native!(
+        "plies",
+        [],
+        Int,
+        "Plies played since the start.",
+        Value(|c, _| c.state.plies as i64)
+    ),
+    native!(
+        "alive",
+        [Player],
+        Bool,
+        "Whether the player is still in the game.",
+        Value(|c, a| (a[0] >= 0 && c.state.is_alive(a[0] as u8)) as i64)
+    ),
+    native!(
+        "next",
+        [Player],
+        Player,
+        "The next player still in the game after this one, in turn order.",
+        Value(next_player)
+    ),
+    // --- cells and stacks ---
+    native!(
+        "empty",
+        [Cell],
+        Bool,
+        "Whether a cell holds no piece (false for none).",
+        Value(|c, a| (a[0] >= 0 && c.state.stacks[a[0] as usize].is_empty()) as i64)
+    ),
+    native!(
+        "height",
+        [Cell],
+        Int,
+        "The number of pieces on a cell (0 for none).",
+        Value(|c, a| if a[0] < 0 {
+            0
+        } else {
+            c.state.stacks[a[0] as usize].len() as i64
+        })
+    ),
+    native!(
+        "top",
+        [Cell],
+        Kind,
+        "The kind of the top piece of a cell, or none.",
+        Value(|c, a| top(c, a[0]).map_or(NONE, |p| p.kind as i64))
+    ),
+    native!(
+        "owner",
+        [Cell],
+        Player,
+        "The owner of the top piece of a cell; none if empty or neutral.",
+        Value(|c, a| top(c, a[0]).map_or(NONE, |p| owner_value(p.owner)))
+    ),
+    native!(
+        "has",
+        [Cell, Kind],
+        Bool,
+        "Whether a cell's stack holds a piece of this kind.",
+        Value(|c, a| (count_kind(c, a[0], a[1]) > 0) as i64)
+    ),
+    native!(
+        "pieces",
+        [Cell, Kind],
+        Int,
+        "How many pieces of this kind a cell's stack holds.",
+        Value(|c, a| count_kind(c, a[0], a[1]))
+    ),
+    native!(
+        "moved_turn",
+        [Cell],
+        Int,
+        "The turn in which the top piece of a cell last moved or was placed (0: never; 0 for an empty cell).",
+        Value(|c, a| top(c, a[0]).map_or(0, |p| p.moved as i64))
+    ),
+    // --- geometry ---
+    native!(
+        "file",
+        [Cell],
+        Int,
+        "The file of a cell, from 1 (a = 1).",
+        Value(|c, a| if a[0] < 0 {
+            0
+        } else {
+            c.game.board.coords[a[0] as usize].0 as i64
+        })
+    ),
+    native!(
+        "rank",
+        [Cell],
+        Int,
+        "The rank of a cell, from 1.",
+        Value(|c, a| if a[0] < 0 {
+            0
+        } else {
+            c.game.board.coords[a[0] as usize].1 as i64
+        })
+    ),
+    native!(
+        "cell",
+        [Int, Int],
+        Cell,
+        "The cell at (file, rank), or none.",
+        Value(|c, a| c.game.board.at(a[0], a[1]).map_or(NONE, |x| x as i64))
+    ),
+    native!(
+        "step",
+        [Cell, Dir],
+        Cell,
+        "The cell linked to this one in a direction, or none.",
+        Value(|c, a| step(c, a[0], a[1]))
+    ),
+    native!(
+        "opposite",
+        [Dir],
+        Dir,
+        "The opposite direction (n <-> s, ne <-> sw, ...).",
+        Value(|_, a| if a[0] < 0 { NONE } else { (a[0] + 4) % 8 })
+    ),
+    native!(
+        "abs",
+        [Int],
+        Int,
+        "The absolute value.",
+        Value(|_, a| a[0].saturating_abs())
+    ),
+    native!(
+        "min",
+        [Int, Int],
+        Int,
+        "The smaller of two numbers.",
+        Value(|_, a| a[0].min(a[1]))
+    ),
+    native!(
+        "max",
+        [Int, Int],
+        Int,
+        "The larger of two numbers.",
+        Value(|_, a| a[0].max(a[1]))
+    ),
+    // --- hooks ---
+    native!(
+        "group_size",
+        [Cell],
+        Int,
+        "Hook: the size of the orthogonally connected group of cells whose top pieces have the same kind and owner as this cell's (0 for an empty cell).",
+        Value(|c, a| groups::group_size(c, a[0], super::board::ORTHOGONAL as i64))
+    ),
+    native!(
+        "group_size",
+        [Cell, DirSet],
+        Int,
+        "Hook: as above, connected through the given directions.",
+        Value(|c, a| groups::group_size(c, a[0], a[1]))
+    ),
+    native!(
+        "groups",
+        [Player],
+        Int,
+        "Hook: the number of orthogonally connected groups of the player's pieces (by top piece).",
+        Value(|c, a| groups::group_count(c, a[0], super::board::ORTHOGONAL as i64))
+    ),
+    native!(
+        "groups",
+        [Player, DirSet],
+        Int,
+        "Hook: as above, connected through the given directions.",
+        Value(|c, a| groups::group_count(c, a[0], a[1]))
+    ),
+    // --- collections ---
+    native!(
+        "cells",
+        [],
+        Cells,
+        "Every cell of the board, in order a1, b1, ..., then a2, ...",
+        Set(|c, _, out| out.extend((0..c.game.board.len()).map(|i| i as i64)))
+    ),
+    native!(
+        "all_players",
+        [],
+        Players,
+        "Every player of this game, in turn order (eliminated ones too).",
+        Set(|c, _, out| out.extend((0..c.game.players.len()).map(|i| i as i64)))
+    ),
+    native!(
+        "adjacent",
+        [Cell],
+        Cells,
+        "The cells linked to a cell, in direction order n, ne, e, ... nw.",
+        Set(|c, a, out| adjacent(c, a[0], 0xff, out))
+    ),
+    native!(
+        "adjacent",
+        [Cell, DirSet],
+        Cells,
+        "The cells linked to a cell through the given directions.",
+        Set(|c, a, out| adjacent(c, a[0], a[1], out))
+    ),
+    native!(
+        "directions",
+        [Cell],
+        Dirs,
+        "The directions in which a cell has a link.",
+        Set(|c, a, out| directions(c, a[0], 0xff, out))
+    ),
+    native!(
+        "directions",
+        [Cell, DirSet],
+        Dirs,
+        "The directions of the given set in which a cell has a link.",
+        Set(|c, a, out| directions(c, a[0], a[1], out))
+    ),
+    native!(
+        "ray",
+        [Cell, Dir],
+        Cells,
+        "The cells met going from a cell in a direction, nearest first, the cell itself excluded.",
+        Set(ray)
+    ),
+    // --- effects ---
+    native!(
+        "move",
+        [Cell, Cell],
+        Bool,
+        "Effect: move the whole stack of the first cell on top of the second.",
+        Effect(|m, a| move_pieces(m, a[0], a[1], usize::MAX))
+    ),
+    native!(
+        "move_top",
+        [Cell, Cell],
+        Bool,
+        "Effect: move the top piece of the first cell on top of the second.",
+        Effect(|m, a| move_pieces(m, a[0], a[1], 1))
+    ),
+    native!(
+        "place",
+        [Cell, Kind],
+        Bool,
+        "Effect: put a new neutral piece of this kind on top of a cell.",
+        Effect(|m, a| place(m, a[0], a[1], NONE))
+    ),
+    native!(
+        "place",
+        [Cell, Kind, Player],
+        Bool,
+        "Effect: put a new piece of this kind owned by the player on top of a cell.",
+        Effect(|m, a| place(m, a[0], a[1], a[2]))
+    ),
+    native!(
+        "remove",
+        [Cell],
+        Bool,
+        "Effect: remove every piece from a cell.",
+        Effect(|m, a| remove(m, a[0], usize::MAX))
+    ),
+    native!(
+        "remove_top",
+        [Cell],
+        Bool,
+        "Effect: remove the top piece of a cell.",
+        Effect(|m, a| remove(m, a[0], 1))
+    ),
+    native!(
+        "eliminate",
+        [Player],
+        Bool,
+        "Effect: the player leaves the game; every piece they own leaves the board and their turns are skipped.",
+        Effect(eliminate)
+    ),
+    native!(
+        "end_turn",
+        [],
+        Bool,
+        "Effect: the current turn ends after this ply, whatever plies it had left.",
+        Effect(|m, _| m.journal.end_turn(m.state))
+    ),
+];
+
+fn owner_value(owner: u8) -> i64 {
+    if owner == NEUTRAL { NONE } else { owner as i64 }
+}
+
+fn top<'a>(c: &'a Ctx, cell: i64) -> Option<&'a Piece> {
+    if cell < 0 {
+        None
+    } else {
+        c.state.top(cell as CellId)
+    }
+}
+
+fn count_kind(c: &Ctx, cell: i64, kind: i64) -> i64 {
+    if cell < 0 {
+        return 0;
+    }
+    c.state.stacks[cell as usize]
+        .iter()
+        .filter(|p| p.kind as i64 == kind)
+        .count() as i64
+}
+
+fn step(c: &Ctx, cell: i64, dir: i64) -> i64 {
+    if cell < 0 || !(0..8).contains(&dir) {
+        return NONE;
+    }
+    c.game
+        .board
+        .step(cell as CellId, dir as usize)
+        .map_or(NONE, |x| x as i64)
+}
+
+fn next_player(c: &Ctx, a: &[i64]) -> i64 {
+    if a[0] < 0 {
+        return NONE;
+    }
+    let n = c.game.players.len() as i64;
+    (1..=n)
+        .map(|k| (a[0] + k) % n)
+        .find(|&p| c.state.is_alive(p as u8))
+        .unwrap_or(NONE)
+}
+
+fn adjacent(c: &Ctx, cell: i64, set: i64, out: &mut Elems) {
+    if cell < 0 {
+        return;
+    }
+    for d in 0..DIRECTIONS.len() {
+        if set & (1 << d) != 0
+            && let Some(n) = c.game.board.step(cell as CellId, d)
+        {
+            out.push(n as i64);
+        }
+    }
+}
+
+fn directions(c: &Ctx, cell: i64, set: i64, out: &mut Elems) {
+    if cell < 0 {
+        return;
+    }
+    for d in 0..DIRECTIONS.len() {
+        if set & (1 << d) != 0 && c.game.board.step(cell as CellId, d).is_some() {
+            out.push(d as i64);
+        }
+    }
+}
+
+fn ray(c: &Ctx, a: &[i64], out: &mut Elems) {
+    let mut cur = step(c, a[0], a[1]);
+    while cur >= 0 && out.len() <= c.game.board.len() {
+        out.push(cur);
+        cur = step(c, cur, a[1]);
+    }
+}
+
+fn move_pieces(m: &mut Mut, from: i64, to: i64, count: usize) {
+    if from < 0 || to < 0 || from == to {
+        return;
+    }
+    let turn = m.state.turn;
+    let source = m.journal.stack(m.state, from as CellId);
+    let keep = source.len().saturating_sub(count);
+    let moving: smallvec::SmallVec<[Piece; 8]> = source.drain(keep..).collect();
+    let target = m.journal.stack(m.state, to as CellId);
+    target.extend(moving.into_iter().map(|p| Piece { moved: turn, ..p }));
+}
+
+fn place(m: &mut Mut, cell: i64, kind: i64, owner: i64) {
+    if cell < 0 || kind < 0 {
+        return;
+    }
+    let piece = Piece {
+        kind: kind as u8,
+        owner: if owner < 0 { NEUTRAL } else { owner as u8 },
+        moved: m.state.turn,
+    };
+    m.journal.stack(m.state, cell as CellId).push(piece);
+}
+
+fn remove(m: &mut Mut, cell: i64, count: usize) {
+    if cell < 0 {
+        return;
+    }
+    let stack = m.journal.stack(m.state, cell as CellId);
+    let keep = stack.len().saturating_sub(count);
+    stack.truncate(keep);
+}
+
+fn eliminate(m: &mut Mut, a: &[i64]) {
+    if a[0] < 0 || !m.state.is_alive(a[0] as u8) {
+        return;
+    }
+    let who = a[0] as u8;
+    for cell in 0..m.state.stacks.len() {
+        if m.state.stacks[cell].iter().any(|p| p.owner == who) {
+            m.journal
+                .stack(m.state, cell as CellId)
+                .retain(|p| p.owner != who);
+        }
+    }
+    let alive = m.state.alive & !(1 << who);
+    m.journal.set_alive(m.state, alive);
+}
+
+/// The entries with this name (several when a function has optional arguments).
+pub fn lookup(name: &str) -> impl Iterator<Item = &'static Native> + '_ {
+    NATIVES.iter().filter(move |n| n.name == name)
+}

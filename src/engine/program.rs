@@ -1,0 +1,136 @@
+//! Compiled expressions and effects: what the checker turns the AST into.
+//!
+//! Names are resolved to slots and table entries, constants (parameters, player and kind
+//! names) are folded in, and every scalar is an `i64`. Evaluation lives in `eval.rs`.
+
+use crate::lang::ast::{AggOp, BinOp};
+
+use super::natives::{EffectFn, NativeFn, SetFn};
+
+/// A compiled expression.
+#[derive(Clone, Debug)]
+pub enum Node {
+    Const(i64),
+    /// A bound name of the current frame (binding, aggregate variable, `let`).
+    Local(u16),
+    /// A global or turn variable: its slot in `State::vars`.
+    Var(u16),
+    /// A player variable: the slot of player 0, then the player expression.
+    PlayerVar(u16, Box<Node>),
+    Not(Box<Node>),
+    Neg(Box<Node>),
+    Binary(BinOp, Box<Node>, Box<Node>),
+    If(Box<Node>, Box<Node>, Box<Node>),
+    Call(NativeFn, Box<[Node]>),
+    Agg(Box<Aggregate>),
+    /// A list literal; only ever iterated or compared.
+    List(Box<[Node]>),
+}
+
+/// An aggregate over a collection.
+#[derive(Clone, Debug)]
+pub struct Aggregate {
+    pub op: AggOp,
+    pub slot: u16,
+    pub domain: Domain,
+    pub filter: Option<Node>,
+    pub body: Option<Node>,
+}
+
+/// Something a binding, aggregate or `for` ranges over.
+#[derive(Clone, Debug)]
+pub enum Domain {
+    /// A native collection (`cells`, `adjacent(c)`...): the function fills the elements.
+    Native(SetFn, Box<[Node]>),
+    /// A list literal of values.
+    List(Box<[Node]>),
+}
+
+/// A compiled effect statement.
+#[derive(Clone, Debug)]
+pub enum Op {
+    If(Node, Vec<Op>, Vec<Op>),
+    For {
+        slot: u16,
+        domain: Domain,
+        filter: Option<Node>,
+        body: Vec<Op>,
+    },
+    Let(u16, Node),
+    SetVar(u16, Node),
+    SetPlayerVar(u16, Node, Node),
+    Effect(EffectFn, Box<[Node]>),
+}
+
+/// One entry of a compiled `choose` list.
+#[derive(Clone, Debug)]
+pub enum Choice {
+    In {
+        slot: u16,
+        domain: Domain,
+        filter: Option<Node>,
+    },
+    Let(u16, Node),
+    Where(Node),
+}
+
+/// One piece of the notation template: literal text or a bound value to print.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NotationPiece {
+    Text(String),
+    Value(u16, crate::lang::types::Type),
+}
+
+/// One part of an action: choices, an effect, a check after the effect, a notation.
+#[derive(Clone, Debug)]
+pub struct Part {
+    pub choices: Vec<Choice>,
+    pub effect: Vec<Op>,
+    pub check: Option<Node>,
+    pub notation: Vec<NotationPiece>,
+    pub optional: bool,
+}
+
+/// An action a player may take: one or more parts played as a single ply.
+#[derive(Clone, Debug)]
+pub struct Action {
+    pub name: String,
+    pub phase: Option<usize>,
+    pub fallback: bool,
+    pub parts: Vec<Part>,
+    /// How many local slots evaluating this action needs.
+    pub frame: usize,
+}
+
+/// A phase: its name and the condition that makes it the current one.
+#[derive(Clone, Debug)]
+pub struct Phase {
+    pub name: String,
+    pub when: Node,
+}
+
+/// What happens to a player who has no legal ply at the start of their turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stuck {
+    /// The player loses: they leave the game (and their pieces the board).
+    Lose,
+    /// The turn passes silently; if every player in turn does so, the game is a draw.
+    Pass,
+}
+
+/// The result an end rule declares.
+#[derive(Clone, Debug)]
+pub enum EndResult {
+    Winner(Node),
+    Loser(Node),
+    Draw,
+    Score,
+}
+
+/// An end rule: checked after every ply, with `me` the player who just played.
+#[derive(Clone, Debug)]
+pub struct EndRule {
+    pub when: Node,
+    pub result: EndResult,
+    pub frame: usize,
+}

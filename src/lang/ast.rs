@@ -1,0 +1,175 @@
+//! The abstract syntax tree of expressions, statements and bindings.
+//!
+//! Every node carries the byte span of its source text inside the expression string, so
+//! later stages can point at the exact place of a mistake.
+
+/// A byte range inside one expression's source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+}
+
+/// Unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+/// Binary operators, from loosest to tightest binding: `||`, `&&`, comparisons,
+/// `+ -`, `* / %`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinOp {
+    /// The operator as written in the language.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "||",
+            BinOp::And => "&&",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+        }
+    }
+}
+
+/// Aggregates over a collection: `count(c in cells where P)`, `min(c in cells: height(c))`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AggOp {
+    Count,
+    Any,
+    All,
+    Min,
+    Max,
+    Sum,
+    SortDesc,
+    SortAsc,
+}
+
+impl AggOp {
+    pub fn from_name(name: &str) -> Option<AggOp> {
+        Some(match name {
+            "count" => AggOp::Count,
+            "any" => AggOp::Any,
+            "all" => AggOp::All,
+            "min" => AggOp::Min,
+            "max" => AggOp::Max,
+            "sum" => AggOp::Sum,
+            "sort_desc" => AggOp::SortDesc,
+            "sort_asc" => AggOp::SortAsc,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            AggOp::Count => "count",
+            AggOp::Any => "any",
+            AggOp::All => "all",
+            AggOp::Min => "min",
+            AggOp::Max => "max",
+            AggOp::Sum => "sum",
+            AggOp::SortDesc => "sort_desc",
+            AggOp::SortAsc => "sort_asc",
+        }
+    }
+}
+
+/// A name with the span where it is written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Name {
+    pub text: String,
+    pub span: Span,
+}
+
+/// An expression node with its span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+/// The shapes an expression can take.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Int(i64),
+    Bool(bool),
+    None,
+    Name(String),
+    Call(Name, Vec<Expr>),
+    List(Vec<Expr>),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    Agg {
+        op: AggOp,
+        var: Name,
+        domain: Box<Expr>,
+        filter: Option<Box<Expr>>,
+        body: Option<Box<Expr>>,
+    },
+}
+
+/// One statement of an effect.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    If(Expr, Vec<Stmt>, Vec<Stmt>),
+    For {
+        var: Name,
+        domain: Expr,
+        filter: Option<Expr>,
+        body: Vec<Stmt>,
+    },
+    Let(Name, Expr),
+    Assign {
+        target: Name,
+        index: Option<Expr>,
+        value: Expr,
+    },
+    Call(Name, Vec<Expr>, Span),
+}
+
+/// One entry of an action's `choose` list.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Binding {
+    /// `x in DOMAIN [where COND]`: branch over every element that passes.
+    In {
+        var: Name,
+        domain: Expr,
+        filter: Option<Expr>,
+    },
+    /// `x = EXPR`: name a value computed in the position before the action.
+    Let { var: Name, value: Expr },
+    /// `where COND`: keep only the branches where the condition holds.
+    Where(Expr),
+}

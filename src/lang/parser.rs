@@ -1,0 +1,462 @@
+//! The pest parser for the expression language, folded into the AST with a Pratt parser.
+//!
+//! Syntax errors come back as a [`SyntaxError`] with a span inside the expression text and
+//! a human list of what was expected there (rule names are renamed, never shown raw).
+
+use std::sync::LazyLock;
+
+use pest::Parser;
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+
+use super::ast::*;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/expr.pest"]
+struct ExprParser;
+
+/// A syntax error located inside one expression string.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SyntaxError {
+    pub span: Span,
+    pub message: String,
+}
+
+static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+    PrattParser::new()
+        .op(Op::infix(Rule::or, Assoc::Left))
+        .op(Op::infix(Rule::and, Assoc::Left))
+        .op(Op::infix(Rule::eq, Assoc::Left)
+            | Op::infix(Rule::ne, Assoc::Left)
+            | Op::infix(Rule::lt, Assoc::Left)
+            | Op::infix(Rule::le, Assoc::Left)
+            | Op::infix(Rule::gt, Assoc::Left)
+            | Op::infix(Rule::ge, Assoc::Left))
+        .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+        .op(Op::infix(Rule::mul, Assoc::Left)
+            | Op::infix(Rule::div, Assoc::Left)
+            | Op::infix(Rule::rem, Assoc::Left))
+        .op(Op::prefix(Rule::neg) | Op::prefix(Rule::not))
+});
+
+/// Parses a value or condition.
+pub fn parse_expression(src: &str) -> Result<Expr, SyntaxError> {
+    let mut pairs = ExprParser::parse(Rule::expression, src).map_err(convert_error)?;
+    let top = pairs.next().expect("expression rule matched");
+    let expr = top.into_inner().next().expect("expression holds expr");
+    Ok(build_expr(expr))
+}
+
+/// Parses an effect: statements separated by `;`.
+pub fn parse_statements(src: &str) -> Result<Vec<Stmt>, SyntaxError> {
+    let mut pairs = ExprParser::parse(Rule::statements, src).map_err(convert_error)?;
+    let top = pairs.next().expect("statements rule matched");
+    let block = top.into_inner().next().expect("statements hold a block");
+    Ok(build_block(block))
+}
+
+/// Parses one entry of a `choose` list.
+pub fn parse_binding(src: &str) -> Result<Binding, SyntaxError> {
+    let mut pairs = ExprParser::parse(Rule::binding, src).map_err(convert_error)?;
+    let top = pairs.next().expect("binding rule matched");
+    let inner = top.into_inner().next().expect("binding holds one form");
+    let rule = inner.as_rule();
+    let mut parts = inner_of(inner);
+    Ok(match rule {
+        Rule::bind_in => {
+            let var = name(parts.next().expect("var"));
+            let domain = build_expr(parts.next().expect("domain"));
+            let filter = parts.next().map(build_expr);
+            Binding::In {
+                var,
+                domain,
+                filter,
+            }
+        }
+        Rule::bind_let => {
+            let var = name(parts.next().expect("var"));
+            let value = build_expr(parts.next().expect("value"));
+            Binding::Let { var, value }
+        }
+        _ => Binding::Where(build_expr(parts.next().expect("condition"))),
+    })
+}
+
+/// The children of a pair without the keyword tokens, which only mark structure.
+fn inner_of(pair: Pair<Rule>) -> impl Iterator<Item = Pair<Rule>> {
+    pair.into_inner().filter(|p| {
+        !matches!(
+            p.as_rule(),
+            Rule::kw_if
+                | Rule::kw_then
+                | Rule::kw_else
+                | Rule::kw_in
+                | Rule::kw_where
+                | Rule::kw_for
+                | Rule::kw_let
+                | Rule::kw_and
+                | Rule::kw_or
+                | Rule::kw_not
+        )
+    })
+}
+
+fn span_of(pair: &Pair<Rule>) -> Span {
+    let s = pair.as_span();
+    Span::new(s.start(), s.end())
+}
+
+fn name(pair: Pair<Rule>) -> Name {
+    Name {
+        text: pair.as_str().to_string(),
+        span: span_of(&pair),
+    }
+}
+
+fn build_expr(pair: Pair<Rule>) -> Expr {
+    debug_assert_eq!(pair.as_rule(), Rule::expr);
+    fold(pair.into_inner())
+}
+
+fn fold(pairs: Pairs<Rule>) -> Expr {
+    PRATT
+        .map_primary(build_operand)
+        .map_prefix(|op, rhs| {
+            let span = Span::new(op.as_span().start(), rhs.span.end);
+            let op = if op.as_rule() == Rule::neg {
+                UnOp::Neg
+            } else {
+                UnOp::Not
+            };
+            Expr {
+                kind: ExprKind::Unary(op, Box::new(rhs)),
+                span,
+            }
+        })
+        .map_infix(|lhs, op, rhs| {
+            let op = match op.as_rule() {
+                Rule::or => BinOp::Or,
+                Rule::and => BinOp::And,
+                Rule::eq => BinOp::Eq,
+                Rule::ne => BinOp::Ne,
+                Rule::lt => BinOp::Lt,
+                Rule::le => BinOp::Le,
+                Rule::gt => BinOp::Gt,
+                Rule::ge => BinOp::Ge,
+                Rule::add => BinOp::Add,
+                Rule::sub => BinOp::Sub,
+                Rule::mul => BinOp::Mul,
+                Rule::div => BinOp::Div,
+                _ => BinOp::Rem,
+            };
+            let span = Span::new(lhs.span.start, rhs.span.end);
+            Expr {
+                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                span,
+            }
+        })
+        .parse(pairs)
+}
+
+fn build_operand(pair: Pair<Rule>) -> Expr {
+    let span = span_of(&pair);
+    let kind = match pair.as_rule() {
+        Rule::expr => return build_expr(pair),
+        // Digits only: the grammar guarantees it; saturate absurdly long literals, the
+        // checker bounds numbers where it matters.
+        Rule::int => ExprKind::Int(pair.as_str().parse().unwrap_or(i64::MAX)),
+        Rule::boolean => ExprKind::Bool(pair.as_str() == "true"),
+        Rule::none => ExprKind::None,
+        Rule::ident => ExprKind::Name(pair.as_str().to_string()),
+        Rule::list => ExprKind::List(inner_of(pair).map(build_expr).collect()),
+        Rule::call => {
+            let mut inner = inner_of(pair);
+            let callee = name(inner.next().expect("callee"));
+            ExprKind::Call(callee, inner.map(build_expr).collect())
+        }
+        Rule::if_expr => {
+            let mut inner = inner_of(pair);
+            let c = build_expr(inner.next().expect("cond"));
+            let t = build_expr(inner.next().expect("then"));
+            let e = build_expr(inner.next().expect("else"));
+            ExprKind::If(Box::new(c), Box::new(t), Box::new(e))
+        }
+        Rule::aggregate => {
+            let mut inner = inner_of(pair);
+            let op = AggOp::from_name(inner.next().expect("op").as_str()).expect("agg op");
+            let var = name(inner.next().expect("var"));
+            let domain = Box::new(build_expr(inner.next().expect("domain")));
+            // The optional `where` and `:` parts are told apart by the text between them.
+            let rest: Vec<Pair<Rule>> = inner.collect();
+            let (filter, body) = split_filter_body(rest, span);
+            ExprKind::Agg {
+                op,
+                var,
+                domain,
+                filter,
+                body,
+            }
+        }
+        rule => unreachable!("operand rule {rule:?}"),
+    };
+    Expr { kind, span }
+}
+
+/// After the domain of an aggregate come up to two expressions: `where F` and `: B`.
+/// When only one is present, the source text says which it is.
+fn split_filter_body(
+    rest: Vec<Pair<Rule>>,
+    _whole: Span,
+) -> (Option<Box<Expr>>, Option<Box<Expr>>) {
+    let mut filter = None;
+    let mut body = None;
+    for pair in rest {
+        let preceded_by_colon = {
+            let before = &pair.get_input()[..pair.as_span().start()];
+            before.trim_end().ends_with(':')
+        };
+        let e = Box::new(build_expr(pair));
+        if preceded_by_colon {
+            body = Some(e);
+        } else {
+            filter = Some(e);
+        }
+    }
+    (filter, body)
+}
+
+fn build_block(pair: Pair<Rule>) -> Vec<Stmt> {
+    inner_of(pair).map(build_stmt).collect()
+}
+
+fn build_stmt(pair: Pair<Rule>) -> Stmt {
+    let span = span_of(&pair);
+    match pair.as_rule() {
+        Rule::if_stmt => {
+            let mut inner = inner_of(pair);
+            let cond = build_expr(inner.next().expect("cond"));
+            let then = build_block(inner.next().expect("then").into_inner().next().expect("b"));
+            let otherwise = match inner.next() {
+                None => Vec::new(),
+                Some(p) if p.as_rule() == Rule::if_stmt => vec![build_stmt(p)],
+                Some(p) => build_block(p.into_inner().next().expect("block")),
+            };
+            Stmt::If(cond, then, otherwise)
+        }
+        Rule::for_stmt => {
+            let mut inner = inner_of(pair);
+            let var = name(inner.next().expect("var"));
+            let domain = build_expr(inner.next().expect("domain"));
+            let mut next = inner.next().expect("body");
+            let filter = if next.as_rule() == Rule::expr {
+                let f = build_expr(next);
+                next = inner.next().expect("body");
+                Some(f)
+            } else {
+                None
+            };
+            let body = build_block(next.into_inner().next().expect("block"));
+            Stmt::For {
+                var,
+                domain,
+                filter,
+                body,
+            }
+        }
+        Rule::let_stmt => {
+            let mut inner = inner_of(pair);
+            let var = name(inner.next().expect("var"));
+            Stmt::Let(var, build_expr(inner.next().expect("value")))
+        }
+        Rule::assign => {
+            let mut inner: Vec<Pair<Rule>> = inner_of(pair).collect();
+            let value = build_expr(inner.pop().expect("value"));
+            let mut it = inner.into_iter();
+            let target = name(it.next().expect("target"));
+            let index = it.next().map(build_expr);
+            Stmt::Assign {
+                target,
+                index,
+                value,
+            }
+        }
+        Rule::call => {
+            let mut inner = inner_of(pair);
+            let callee = name(inner.next().expect("callee"));
+            Stmt::Call(callee, inner.map(build_expr).collect(), span)
+        }
+        rule => unreachable!("statement rule {rule:?}"),
+    }
+}
+
+/// Human names for grammar rules, used in "expected ..." lists.
+fn rule_name(rule: &Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::EOI => "end of expression",
+        Rule::expr | Rule::expression => "an expression",
+        Rule::ident => "a name",
+        Rule::int => "a number",
+        Rule::or | Rule::and => "a logical operator (&&, ||)",
+        Rule::eq | Rule::ne | Rule::lt | Rule::le | Rule::gt | Rule::ge => {
+            "a comparison (==, !=, <, <=, >, >=)"
+        }
+        Rule::add | Rule::sub | Rule::mul | Rule::div | Rule::rem => {
+            "an arithmetic operator (+, -, *, /, %)"
+        }
+        Rule::neg | Rule::not => "a prefix operator (-, !)",
+        Rule::if_expr | Rule::if_stmt => "`if`",
+        Rule::aggregate | Rule::agg_op => {
+            "an aggregate (count, any, all, min, max, sum, sort_desc, sort_asc)"
+        }
+        Rule::call => "a function call",
+        Rule::list => "a list `[...]`",
+        Rule::boolean => "true or false",
+        Rule::none => "none",
+        Rule::for_stmt => "`for`",
+        Rule::let_stmt => "`let`",
+        Rule::assign => "an assignment",
+        Rule::block | Rule::statements => "a statement",
+        Rule::braced => "a block `{ ... }`",
+        Rule::bind_in => "`NAME in COLLECTION`",
+        Rule::bind_let => "`NAME = EXPRESSION`",
+        Rule::bind_where => "`where CONDITION`",
+        Rule::binding => "a binding",
+        _ => return None,
+    })
+}
+
+fn convert_error(err: pest::error::Error<Rule>) -> SyntaxError {
+    use pest::error::{ErrorVariant, InputLocation};
+    let (start, end) = match err.location {
+        InputLocation::Pos(p) => (p, p),
+        InputLocation::Span((s, e)) => (s, e),
+    };
+    let message = match &err.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<&str> = positives.iter().filter_map(rule_name).collect();
+            names.sort();
+            names.dedup();
+            match names.len() {
+                0 => "unexpected text".to_string(),
+                1 => format!("expected {}", names[0]),
+                _ => {
+                    let last = names.pop().unwrap_or_default();
+                    format!("expected {} or {}", names.join(", "), last)
+                }
+            }
+        }
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    SyntaxError {
+        span: Span::new(start, end),
+        message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn show(e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Int(i) => i.to_string(),
+            ExprKind::Bool(b) => b.to_string(),
+            ExprKind::None => "none".into(),
+            ExprKind::Name(n) => n.clone(),
+            ExprKind::Call(f, args) => format!(
+                "{}({})",
+                f.text,
+                args.iter().map(show).collect::<Vec<_>>().join(", ")
+            ),
+            ExprKind::List(xs) => {
+                format!("[{}]", xs.iter().map(show).collect::<Vec<_>>().join(", "))
+            }
+            ExprKind::Unary(UnOp::Neg, x) => format!("(-{})", show(x)),
+            ExprKind::Unary(UnOp::Not, x) => format!("(!{})", show(x)),
+            ExprKind::Binary(op, a, b) => format!("({} {} {})", show(a), op.symbol(), show(b)),
+            ExprKind::If(c, t, f) => format!("(if {} then {} else {})", show(c), show(t), show(f)),
+            ExprKind::Agg {
+                op,
+                var,
+                domain,
+                filter,
+                body,
+            } => format!(
+                "{}({} in {}{}{})",
+                op.name(),
+                var.text,
+                show(domain),
+                filter
+                    .as_ref()
+                    .map(|f| format!(" where {}", show(f)))
+                    .unwrap_or_default(),
+                body.as_ref()
+                    .map(|b| format!(": {}", show(b)))
+                    .unwrap_or_default()
+            ),
+        }
+    }
+
+    #[test]
+    fn precedence_and_associativity() {
+        let e = parse_expression("1 + 2 * 3 - 4 == 3 && !a || b").unwrap();
+        assert_eq!(show(&e), "(((((1 + (2 * 3)) - 4) == 3) && (!a)) || b)");
+        let e = parse_expression("-a % 2 != 0 and not b or c").unwrap();
+        assert_eq!(show(&e), "(((((-a) % 2) != 0) && (!b)) || c)");
+    }
+
+    #[test]
+    fn aggregates_calls_and_ifs() {
+        let e = parse_expression("min(c in cells where height(c) > 0: height(c))").unwrap();
+        assert_eq!(show(&e), "min(c in cells where (height(c) > 0): height(c))");
+        let e = parse_expression("max(c in cells: height(c))").unwrap();
+        assert_eq!(show(&e), "max(c in cells: height(c))");
+        let e = parse_expression("count(c in adjacent(x, orthogonal) where empty(c))").unwrap();
+        assert_eq!(
+            show(&e),
+            "count(c in adjacent(x, orthogonal) where empty(c))"
+        );
+        let e = parse_expression("max(a, b) + if x then 1 else 2").unwrap();
+        assert_eq!(show(&e), "(max(a, b) + (if x then 1 else 2))");
+        let e = parse_expression("[n, e] ").unwrap();
+        assert_eq!(show(&e), "[n, e]");
+    }
+
+    #[test]
+    fn keywords_are_not_names_but_prefixes_are() {
+        assert!(parse_expression("iffy + nonempty + input").is_ok());
+        assert!(parse_expression("if + 1").is_err());
+    }
+
+    #[test]
+    fn statements_and_bindings() {
+        let s = parse_statements("move(a, b); x = x + 1; supply(me) = 3; if c { remove(a) } else if d { end_turn() } else { }; for c in cells where empty(c) { place(c, k) };").unwrap();
+        assert_eq!(s.len(), 5);
+        assert!(parse_statements("").unwrap().is_empty());
+        assert!(matches!(
+            parse_binding("to in cells where empty(to)").unwrap(),
+            Binding::In {
+                filter: Some(_),
+                ..
+            }
+        ));
+        assert!(matches!(
+            parse_binding("g = group_size(from)").unwrap(),
+            Binding::Let { .. }
+        ));
+        assert!(matches!(
+            parse_binding("where g > 1").unwrap(),
+            Binding::Where(_)
+        ));
+    }
+
+    #[test]
+    fn errors_are_located_and_human() {
+        let e = parse_expression("height(c) >").unwrap_err();
+        assert_eq!(e.span.start, 11);
+        assert!(e.message.starts_with("expected"), "{}", e.message);
+        assert!(!e.message.contains("Rule"), "{}", e.message);
+        let e = parse_expression("a b").unwrap_err();
+        assert_eq!(e.span.start, 2);
+    }
+}

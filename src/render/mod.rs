@@ -1,0 +1,3 @@
+//! Drawing positions as text.
+
+pub mod board;

@@ -1,0 +1,195 @@
+//! The tables and keys of a game file, as serde reads them.
+//!
+//! `docs/game-format.md` documents each key; unknown keys are errors, so a misspelt key is
+//! reported rather than silently ignored.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+/// A string holding an expression, with its place in the file.
+pub type Code = Spanned<String>;
+
+/// A whole game file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameFile {
+    pub game: Meta,
+    #[serde(default)]
+    pub params: BTreeMap<String, ParamSpec>,
+    pub players: Vec<PlayerSpec>,
+    pub board: BoardSpec,
+    pub pieces: BTreeMap<String, PieceSpec>,
+    #[serde(default)]
+    pub vars: VarsSpec,
+    #[serde(default)]
+    pub setup: Vec<SetupSpec>,
+    #[serde(default)]
+    pub phases: Vec<PhaseSpec>,
+    #[serde(default)]
+    pub turns: TurnSpec,
+    pub actions: Vec<ActionSpec>,
+    #[serde(default)]
+    pub end: Vec<EndSpec>,
+    pub scoring: Option<ScoringSpec>,
+}
+
+/// `[game]`: the name, the rules text and interpreter settings.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Meta {
+    pub name: String,
+    #[serde(default)]
+    pub rules: String,
+    /// A ply cap after which the game is a draw: an interpreter setting, not a rule.
+    pub max_plies: Option<Spanned<i64>>,
+}
+
+/// `[params.NAME]`: a number or switch the user may set with `--param NAME=VALUE`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParamSpec {
+    pub default: Spanned<toml::Value>,
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+    /// A condition over the parameters that a value must meet.
+    pub check: Option<Code>,
+    #[serde(default)]
+    pub doc: String,
+}
+
+/// `[[players]]`: one seat, in turn order.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerSpec {
+    pub name: Spanned<String>,
+    /// A condition over the parameters: whether this seat takes part (default: always).
+    pub present: Option<Code>,
+}
+
+/// `[board]`: the grid, its shape and its links.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardSpec {
+    /// A number or an expression over the parameters.
+    pub files: Spanned<toml::Value>,
+    pub ranks: Spanned<toml::Value>,
+    /// A condition over `file` and `rank` (from 1) that picks the cells that exist.
+    pub shape: Option<Code>,
+    /// The links between cells; default: all eight directions everywhere.
+    pub links: Option<Vec<LinkSpec>>,
+}
+
+/// One entry of `board.links`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    /// A direction-set name (`orthogonal`, `diagonal`, `all_directions`) or a direction.
+    pub dirs: Code,
+    /// A condition over `file` and `rank` of the cell the link leaves.
+    #[serde(rename = "where")]
+    pub where_: Option<Code>,
+}
+
+/// `[pieces.NAME]`: a piece kind.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PieceSpec {
+    /// Whether pieces of this kind belong to a player.
+    #[serde(default)]
+    pub owned: bool,
+    /// One symbol, or a table from player name to symbol.
+    pub symbol: Spanned<toml::Value>,
+}
+
+/// `[vars]`: state the game keeps besides the board.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VarsSpec {
+    #[serde(default)]
+    pub global: BTreeMap<String, Spanned<toml::Value>>,
+    #[serde(default)]
+    pub player: BTreeMap<String, Spanned<toml::Value>>,
+    #[serde(default)]
+    pub turn: BTreeMap<String, Spanned<toml::Value>>,
+}
+
+/// `[[setup]]`: pieces on the board before the first ply.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetupSpec {
+    pub put: Spanned<String>,
+    pub owner: Option<Spanned<String>>,
+    /// Explicit cells.
+    pub at: Option<Vec<Spanned<String>>>,
+    /// A condition over `file` and `rank` (from 1) and the parameters.
+    #[serde(rename = "where")]
+    pub where_: Option<Code>,
+    /// How many pieces to stack on each cell (default 1).
+    pub count: Option<Spanned<toml::Value>>,
+}
+
+/// `[[phases]]`: a named phase, current while its condition holds.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PhaseSpec {
+    pub name: Spanned<String>,
+    pub when: Code,
+}
+
+/// `[turns]`: how many plies a turn has and what a player with none does.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TurnSpec {
+    pub plies: Option<Spanned<toml::Value>>,
+    pub stuck: Option<Spanned<String>>,
+}
+
+/// `[[actions]]`: something a player may do. Its first part is written inline (the same
+/// keys as a [`PartSpec`]); further parts follow in `then`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionSpec {
+    pub name: Spanned<String>,
+    pub phase: Option<Spanned<String>>,
+    #[serde(default)]
+    pub fallback: bool,
+    #[serde(default)]
+    pub choose: Vec<Code>,
+    pub effect: Option<Code>,
+    pub check: Option<Code>,
+    pub notation: Code,
+    #[serde(default)]
+    pub then: Vec<PartSpec>,
+}
+
+/// `[[actions.then]]`: a further part of a compound ply.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PartSpec {
+    #[serde(default)]
+    pub optional: bool,
+    #[serde(default)]
+    pub choose: Vec<Code>,
+    pub effect: Option<Code>,
+    pub check: Option<Code>,
+    pub notation: Code,
+}
+
+/// `[[end]]`: a rule that ends the game.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EndSpec {
+    pub when: Code,
+    pub winner: Option<Code>,
+    pub loser: Option<Code>,
+    pub result: Option<Spanned<String>>,
+}
+
+/// `[scoring]`: the score compared by `result = "score"`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScoringSpec {
+    pub score: Code,
+}
