@@ -1,0 +1,3 @@
+//! The one integration-test binary: every suite is a module here.
+
+mod common;
