@@ -250,15 +250,18 @@ impl Compiler<'_> {
                     || matches!(name, "file" | "rank")
                     || board::direction_index(name).is_some()
                     || DIRECTION_SETS.iter().any(|(n, _)| *n == name);
-                if reserved || names.map.contains_key(name) {
+                if reserved {
+                    return Err(self.at(
+                        span,
+                        format!("the name `{name}` is taken"),
+                        "already a built-in name of the language",
+                    ));
+                }
+                if let Some(Named::Const(_, ty)) = names.map.get(name) {
                     return Err(self.at(
                         span,
                         format!("the name `{name}` is used twice"),
-                        if reserved {
-                            "this is already a built-in name of the language"
-                        } else {
-                            "already declared elsewhere in this file"
-                        },
+                        format!("already the name of {ty} in this file"),
                     ));
                 }
                 names.map.insert(name.to_string(), value);
