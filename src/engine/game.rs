@@ -340,7 +340,7 @@ impl Game {
     }
 
     /// The single best-scoring player, or nobody (a draw) when the best is shared.
-    fn score_winner(&self, state: &State) -> Vec<u8> {
+    pub fn score_winner(&self, state: &State) -> Vec<u8> {
         let scores = self.scores(state);
         let Some(best) = scores.iter().max() else {
             return Vec::new();

@@ -3,7 +3,7 @@
 //!
 //! Input is read line by line, so a piped script drives it the same as a person does.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
 
 use crate::bots::{self, Bot};
 use crate::cli::Failure;
@@ -55,6 +55,8 @@ pub fn run(game: &Game, seats: &[String], seed: u64, out: &mut impl Write) -> Re
     )?;
     let mut state = game.start();
     let stdin = io::stdin();
+    // Prompts are for people: a piped script gets the answers only.
+    let prompt = stdin.is_terminal();
     let mut lines = stdin.lock().lines();
     let mut show_board = true;
     while state.outcome.is_none() {
@@ -77,8 +79,10 @@ pub fn run(game: &Game, seats: &[String], seed: u64, out: &mut impl Write) -> Re
             write!(out, "\n{}", render(game, &state))?;
             show_board = false;
         }
-        write!(out, "{}> ", game.players[me])?;
-        out.flush()?;
+        if prompt {
+            write!(out, "{}> ", game.players[me])?;
+            out.flush()?;
+        }
         let Some(line) = lines.next() else {
             writeln!(out, "\nend of input: game left unfinished")?;
             return Ok(());

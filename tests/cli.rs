@@ -1,0 +1,233 @@
+//! The command line as users and other tools see it: output, exit codes, errors.
+
+use std::process::Command;
+
+use insta_cmd::assert_cmd_snapshot;
+
+fn rulebook() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rulebook"));
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+#[test]
+fn check_summarises_valid_games() {
+    assert_cmd_snapshot!(rulebook().args(["check", "games/bounce.toml", "games/staqs.toml"]));
+}
+
+#[test]
+fn check_exits_1_on_every_broken_file_without_panicking() {
+    let broken = std::fs::read_dir("tests/broken").unwrap();
+    for entry in broken {
+        let path = entry.unwrap().path();
+        let out = rulebook().arg("check").arg(&path).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{}: {stderr}", path.display());
+        assert!(!stderr.contains("panicked"), "{}: {stderr}", path.display());
+        assert!(
+            stderr.starts_with("error: "),
+            "{}: {stderr}",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn moves_lists_sorted_plies() {
+    assert_cmd_snapshot!(rulebook().args(["moves", "games/bounce.toml", "--param", "size=4"]));
+}
+
+#[test]
+fn moves_after_plies_with_board() {
+    assert_cmd_snapshot!(rulebook().args([
+        "moves",
+        "games/staqs.toml",
+        "--after",
+        "c3; C4 ;b2;d4; a1 ; e5; a5; e1",
+        "--board"
+    ]));
+}
+
+#[test]
+fn moves_reports_the_end_of_the_game() {
+    // Bounce 4x4: red wins by joining all its checkers into one group.
+    let out = rulebook()
+        .args([
+            "moves",
+            "games/bounce.toml",
+            "--param",
+            "size=4",
+            "--after",
+            "d3-d4; c3-d3; b1-c3; d3-d1; a2-d3",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout.lines().last(), Some("END red"), "{stdout}");
+}
+
+#[test]
+fn an_illegal_ply_in_after_names_it_and_its_index() {
+    assert_cmd_snapshot!(rulebook().args(["moves", "games/staqs.toml", "--after", "c3; c3"]));
+}
+
+#[test]
+fn an_unknown_parameter_lists_the_parameters() {
+    assert_cmd_snapshot!(rulebook().args([
+        "perft",
+        "games/bounce.toml",
+        "--depth",
+        "1",
+        "--param",
+        "sise=6"
+    ]));
+}
+
+#[test]
+fn perft_divide_prints_counts_per_first_ply_and_the_total_last() {
+    assert_cmd_snapshot!(rulebook().args([
+        "perft",
+        "games/bounce.toml",
+        "--depth",
+        "2",
+        "--param",
+        "size=4",
+        "--divide"
+    ]));
+}
+
+#[test]
+fn perft_prints_the_count_alone_on_the_last_line() {
+    let out = rulebook()
+        .args(["perft", "games/staqs.toml", "--depth", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "600\n");
+}
+
+#[test]
+fn selfplay_is_the_same_game_for_the_same_seed_and_writes_a_trace() {
+    let dir = std::env::temp_dir().join(format!("rulebook-selfplay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let a = dir.join("a.jsonl");
+    let b = dir.join("b.jsonl");
+    for path in [&a, &b] {
+        let status = rulebook()
+            .args(["selfplay", "games/staqs.toml", "--seed", "11", "--trace"])
+            .arg(path)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    let ta = std::fs::read_to_string(&a).unwrap();
+    assert_eq!(ta, std::fs::read_to_string(&b).unwrap());
+    let first: serde_json::Value = serde_json::from_str(ta.lines().next().unwrap()).unwrap();
+    assert_eq!(first["game"], "STAQS");
+    assert_eq!(first["file"], "games/staqs.toml");
+    assert_eq!(first["players"], serde_json::json!(["blue", "white"]));
+    assert_eq!(
+        first["params"],
+        serde_json::json!({"diagonal_steps": false})
+    );
+    assert_eq!(first["seed"], 11);
+    let last: serde_json::Value = serde_json::from_str(ta.lines().last().unwrap()).unwrap();
+    assert!(last["end"]["winners"].is_array());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn selfplay_ply_cap_is_reported_as_such() {
+    let dir = std::env::temp_dir().join(format!("rulebook-cap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("t.jsonl");
+    let status = rulebook()
+        .args([
+            "selfplay",
+            "games/bounce.toml",
+            "--seed",
+            "3",
+            "--max-plies",
+            "5",
+            "--trace",
+        ])
+        .arg(&path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.lines().count(), 1 + 5 + 1);
+    assert_eq!(
+        text.lines().last(),
+        Some(r#"{"end":{"winners":[],"reason":"ply cap"}}"#)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn seeded_selfplay_transcripts() {
+    assert_cmd_snapshot!(
+        "selfplay_bounce_6x6_seed_1",
+        rulebook().args([
+            "selfplay",
+            "games/bounce.toml",
+            "--param",
+            "size=6",
+            "--seed",
+            "1"
+        ])
+    );
+    assert_cmd_snapshot!(
+        "selfplay_staqs_seed_1",
+        rulebook().args(["selfplay", "games/staqs.toml", "--seed", "1"])
+    );
+    assert_cmd_snapshot!(
+        "selfplay_staqs_diagonal_seed_2",
+        rulebook().args([
+            "selfplay",
+            "games/staqs.toml",
+            "--param",
+            "diagonal_steps=true",
+            "--seed",
+            "2"
+        ])
+    );
+}
+
+#[test]
+fn play_reads_piped_input_and_tolerates_mistakes() {
+    assert_cmd_snapshot!(
+        rulebook()
+            .args([
+                "play",
+                "games/staqs.toml",
+                "--seed",
+                "5",
+                "--seat",
+                "white=random"
+            ])
+            .pass_stdin("help\nzz9\n99\nmoves\nC3\nb2\nboard\nquit\n")
+    );
+}
+
+#[test]
+fn play_between_two_bots_ends_with_the_result() {
+    assert_cmd_snapshot!(
+        rulebook()
+            .args([
+                "play",
+                "games/bounce.toml",
+                "--param",
+                "size=4",
+                "--seed",
+                "9",
+                "--seat",
+                "red=random"
+            ])
+            .pass_stdin("")
+    );
+}

@@ -1,0 +1,100 @@
+//! Invariants over random play: generated plies are legal and round-trip through their
+//! text, replaying the texts reproduces the position, and no game is stuck without an end.
+
+use proptest::prelude::*;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+use rulebook::engine::game::{Game, normalize};
+
+use crate::common::game;
+
+/// Walks a random game of at most `max` plies, checking every position on the way.
+fn walk(g: &Game, seed: u64, max: usize) {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut state = g.start();
+    let mut played: Vec<String> = Vec::new();
+    for _ in 0..max {
+        let legal = g.legal_with_notation(&state);
+        if state.outcome.is_some() {
+            assert!(legal.is_empty(), "a finished game has no legal ply");
+            break;
+        }
+        assert!(
+            !legal.is_empty(),
+            "seed {seed}: no ply and no end after {played:?}"
+        );
+        assert_eq!(g.has_legal(&state), !legal.is_empty());
+        let mut texts: Vec<String> = legal.iter().map(|(t, _)| normalize(t)).collect();
+        texts.dedup();
+        assert_eq!(
+            texts.len(),
+            legal.len(),
+            "seed {seed}: two plies share a text"
+        );
+        for (text, ply) in &legal {
+            let parsed = g.parse_ply(&state, &format!("  {}  ", text.to_uppercase()));
+            assert_eq!(
+                parsed.as_ref(),
+                Ok(ply),
+                "seed {seed}: `{text}` does not parse back"
+            );
+        }
+        let (text, ply) = &legal[rng.random_range(0..legal.len() as u64) as usize];
+        g.play(&mut state, ply);
+        played.push(text.clone());
+    }
+    // Replaying the texts from the start reaches the very same position.
+    let mut again = g.start();
+    for text in &played {
+        let ply = g.parse_ply(&again, text).expect("replayed ply is legal");
+        g.play(&mut again, &ply);
+    }
+    assert_eq!(again, state, "seed {seed}: replay differs");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn bounce_plies_are_legal_and_replay(seed in any::<u64>(), size in prop::sample::select(vec![4u8, 6, 8])) {
+        let g = game("bounce", &[("size", &size.to_string())]);
+        walk(&g, seed, 60);
+    }
+
+    #[test]
+    fn staqs_plies_are_legal_and_replay(seed in any::<u64>(), diagonal in any::<bool>()) {
+        let g = game("staqs", &[("diagonal_steps", &diagonal.to_string())]);
+        walk(&g, seed, 80);
+    }
+}
+
+#[test]
+fn staqs_stacks_never_merge_nor_vanish() {
+    let g = game("staqs", &[]);
+    for seed in 0..100 {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut s = g.start();
+        let mut plies = 0;
+        while s.outcome.is_none() {
+            let legal = g.legal_plies(&s);
+            let ply = &legal[rng.random_range(0..legal.len() as u64) as usize];
+            g.play(&mut s, ply);
+            plies += 1;
+            let stacks = |p: u8| {
+                s.stacks
+                    .iter()
+                    .filter(|st| st.last().is_some_and(|x| x.owner == p))
+                    .count()
+            };
+            if plies >= 8 {
+                assert_eq!((stacks(0), stacks(1)), (4, 4), "seed {seed} ply {plies}");
+            }
+            let pieces: usize = s.stacks.iter().map(|st| st.len()).sum();
+            assert_eq!(
+                pieces,
+                25 + plies.min(8),
+                "neutral pieces are never lost, seed {seed}"
+            );
+        }
+    }
+}
