@@ -33,7 +33,7 @@ struct Cli {
 /// Options shared by every command that loads one game.
 #[derive(clap::Args)]
 struct GameArgs {
-    /// The game file, e.g. games/bounce.toml.
+    /// The game file, such as one under games/.
     game: String,
     /// Sets a parameter declared by the game file (repeatable), e.g. --param size=6.
     #[arg(long = "param", value_name = "NAME=VALUE")]

@@ -24,7 +24,10 @@ fn every_broken_file_is_refused_with_a_located_diagnostic() {
             .to_string();
         let rendered = diagnose(&rel);
         let located = format!("--> {rel}:");
-        assert!(rendered.contains(&located), "{rel}: no location in\n{rendered}");
+        assert!(
+            rendered.contains(&located),
+            "{rel}: no location in\n{rendered}"
+        );
         assert!(rendered.contains('^'), "{rel}: no caret in\n{rendered}");
         insta::assert_snapshot!(rendered);
     });

@@ -115,7 +115,9 @@ impl Bounce {
         let mut label = vec![usize::MAX; self.cells.len()];
         let mut sizes = Vec::new();
         for start in 0..self.cells.len() {
-            if self.cells[start] != Some(colour) || Some(start) == skip || label[start] != usize::MAX
+            if self.cells[start] != Some(colour)
+                || Some(start) == skip
+                || label[start] != usize::MAX
             {
                 continue;
             }
@@ -238,6 +240,25 @@ impl Reference for Bounce {
 
     fn plies(&self) -> usize {
         self.plies
+    }
+
+    fn render(&self) -> String {
+        let mut out = String::new();
+        for rank in (0..self.size).rev() {
+            out.push_str(&format!("{:>2} ", rank + 1));
+            for file in 0..self.size {
+                out.push(match self.cells[rank * self.size + file] {
+                    Some(Colour::Red) => 'r',
+                    Some(Colour::Blue) => 'b',
+                    None => '.',
+                });
+            }
+            out.push('\n');
+        }
+        out.push_str("   ");
+        out.extend((0..self.size).map(|f| (b'a' + f as u8) as char));
+        out.push_str(&format!("\n{} to act\n", self.to_move.name()));
+        out
     }
 }
 

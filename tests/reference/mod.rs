@@ -47,6 +47,8 @@ pub trait Reference: Clone {
     fn result(&self) -> Option<GameResult>;
     /// Plies played since the start.
     fn plies(&self) -> usize;
+    /// A text picture of the position, for failure messages.
+    fn render(&self) -> String;
 
     /// The canonical texts of the legal plies, sorted.
     fn legal(&self) -> Vec<String> {
@@ -67,10 +69,7 @@ pub trait Reference: Clone {
                 self.apply(&m);
                 Ok(())
             }
-            None => Err(format!(
-                "`{text}` is not legal; legal: {:?}",
-                self.legal()
-            )),
+            None => Err(format!("`{text}` is not legal; legal: {:?}", self.legal())),
         }
     }
 }
