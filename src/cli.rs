@@ -85,7 +85,7 @@ enum Command {
     Play {
         #[command(flatten)]
         game: GameArgs,
-        /// Who plays a seat: human or a bot (random), e.g. --seat blue=random.
+        /// Who plays a seat: human or a bot (random, greedy), e.g. --seat blue=greedy.
         #[arg(long = "seat", value_name = "NAME=human|BOT")]
         seats: Vec<String>,
         /// Seeds the bots (default: a random seed, printed at the start).

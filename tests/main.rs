@@ -1,5 +1,6 @@
 //! The one integration-test binary: every suite is a module here.
 
+mod bots;
 mod cli;
 mod common;
 mod diagnostics;

@@ -333,6 +333,11 @@ impl Compiler<'_> {
             .as_ref()
             .map(|s| self.score(&s.score, &names))
             .transpose()?;
+        let eval = f
+            .eval
+            .as_ref()
+            .map(|e| self.typed(&e.score, &names, Type::Int))
+            .transpose()?;
         let ends = f
             .end
             .iter()
@@ -386,6 +391,7 @@ impl Compiler<'_> {
             actions,
             ends,
             score,
+            eval,
             max_plies,
             turn_vars: (turn_first, turn_inits),
             initial,

@@ -56,6 +56,8 @@ pub struct Game {
     pub ends: Vec<EndRule>,
     /// The score expression, if the game scores; `me` is the player scored.
     pub score: Option<(Node, usize)>,
+    /// The bots' heuristic, if the game declares one; `me` is the player evaluated.
+    pub eval: Option<(Node, usize)>,
     /// A ply cap declared by the file (an interpreter setting, not a rule).
     pub max_plies: Option<u32>,
     /// The first slot of the turn variables in `State::vars` and their initial values.
@@ -349,6 +351,14 @@ impl Game {
             .filter(|&p| scores[p as usize] == *best)
             .collect();
         if top.len() == 1 { top } else { Vec::new() }
+    }
+
+    /// The game's heuristic value of a position for `player` (0 if it declares none).
+    pub fn evaluate(&self, state: &State, player: u8) -> i64 {
+        match &self.eval {
+            Some((node, frame)) => eval(node, &self.ctx(state, player), &mut vec![0; *frame]),
+            None => 0,
+        }
     }
 
     /// The canonical text of a legal ply in this position.

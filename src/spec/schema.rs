@@ -33,6 +33,7 @@ pub struct GameFile {
     #[serde(default)]
     pub end: Vec<EndSpec>,
     pub scoring: Option<ScoringSpec>,
+    pub eval: Option<EvalSpec>,
 }
 
 /// `[game]`: the name, the rules text and interpreter settings.
@@ -192,4 +193,13 @@ pub struct EndSpec {
 #[serde(deny_unknown_fields)]
 pub struct ScoringSpec {
     pub score: Code,
+}
+
+/// `[eval]`: a heuristic for bots, from the point of view of `me` (higher is better).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvalSpec {
+    pub score: Code,
+    #[serde(default)]
+    pub doc: String,
 }

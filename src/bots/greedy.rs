@@ -1,0 +1,78 @@
+//! The greedy bot: plays out its own turn (every ply of it) and keeps the best position.
+//!
+//! Positions are judged by the end of the game first (a win beats everything, a loss is
+//! worst), then by the game's declared `[eval]` heuristic; ties are broken by the seed.
+
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+use super::Bot;
+use crate::engine::game::{Game, Ply};
+use crate::engine::state::State;
+
+/// How many positions one decision may look at before it settles for what it has seen.
+const NODE_BUDGET: usize = 200_000;
+
+/// Looks ahead to the end of its own turn and maximises the evaluation.
+pub struct GreedyBot {
+    rng: Xoshiro256PlusPlus,
+}
+
+impl GreedyBot {
+    pub fn new(seed: u64) -> GreedyBot {
+        GreedyBot {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+        }
+    }
+}
+
+/// The value of a position for `me`: game results dominate the heuristic.
+fn value(game: &Game, state: &State, me: u8) -> i64 {
+    match &state.outcome {
+        Some(o) if o.winners.contains(&me) => i64::MAX / 2,
+        Some(o) if o.winners.is_empty() => 0,
+        Some(_) => i64::MIN / 2,
+        None => game.evaluate(state, me),
+    }
+}
+
+/// The best value `me` can reach by the end of its current turn.
+fn best_in_turn(game: &Game, state: &State, me: u8, budget: &mut usize) -> i64 {
+    if state.outcome.is_some() || state.to_move != me || *budget == 0 {
+        return value(game, state, me);
+    }
+    let mut best = i64::MIN;
+    for ply in game.legal_plies(state) {
+        *budget = budget.saturating_sub(1);
+        let mut next = state.clone();
+        game.play(&mut next, &ply);
+        best = best.max(best_in_turn(game, &next, me, budget));
+    }
+    best
+}
+
+impl Bot for GreedyBot {
+    fn choose(&mut self, game: &Game, state: &State) -> Option<Ply> {
+        let me = state.to_move;
+        let mut budget = NODE_BUDGET;
+        let mut best: Vec<Ply> = Vec::new();
+        let mut best_value = i64::MIN;
+        for ply in game.legal_plies(state) {
+            let mut next = state.clone();
+            game.play(&mut next, &ply);
+            let v = best_in_turn(game, &next, me, &mut budget);
+            if v > best_value {
+                best_value = v;
+                best.clear();
+            }
+            if v == best_value {
+                best.push(ply);
+            }
+        }
+        if best.is_empty() {
+            return None;
+        }
+        let i = self.rng.random_range(0..best.len() as u64) as usize;
+        Some(best.swap_remove(i))
+    }
+}
