@@ -1,4 +1,4 @@
-//! Bounce (Mark Steere, 2023), from /work/shared/rules/bounce.md.
+//! Bounce (Mark Steere, 2023), from ../shared/rules/bounce.md.
 //!
 //! - n x n board, n even; every cell holds a checker except the four corners.
 //! - file + rank (1-based) odd: red; even: blue. Red moves first.
@@ -52,9 +52,12 @@ pub struct Bounce {
 }
 
 impl Bounce {
-    /// The initial position on an `size` x `size` board (`size` even, at least 4).
+    /// The initial position on a `size` x `size` board (`size` even, at least 4).
     pub fn new(size: usize) -> Bounce {
-        assert!(size >= 4 && size % 2 == 0, "Bounce needs an even size");
+        assert!(
+            size >= 4 && size.is_multiple_of(2),
+            "Bounce needs an even size"
+        );
         let mut cells = Vec::with_capacity(size * size);
         for rank in 0..size {
             for file in 0..size {
