@@ -5,6 +5,7 @@ mod cli;
 mod common;
 mod diagnostics;
 mod facts;
+mod hooks;
 mod properties;
 mod reference;
 mod traces;

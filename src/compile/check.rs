@@ -99,7 +99,14 @@ impl<'a> Scope<'a> {
 
     fn all_names(&self) -> Vec<String> {
         let mut v: Vec<String> = self.locals.iter().map(|(n, _, _)| n.clone()).collect();
-        v.extend(self.names.map.keys().cloned());
+        // Cells are left out: there are many, and their names (a1, b2...) explain themselves.
+        v.extend(
+            self.names
+                .map
+                .iter()
+                .filter(|(_, named)| !matches!(named, Named::Const(_, Type::Cell)))
+                .map(|(k, _)| k.clone()),
+        );
         v.extend(
             natives::NATIVES
                 .iter()
@@ -251,9 +258,12 @@ impl<'a> Scope<'a> {
             );
             names.sort();
             names.dedup();
-            return Err(
-                LangError::unknown(f.span, &f.text, names).label("no function has this name")
-            );
+            let mut e = LangError::new(f.span, format!("unknown function `{}`", f.text))
+                .label("no function has this name");
+            if let Some(near) = super::nearest(&f.text, &names) {
+                e = e.help(format!("did you mean `{near}`?"));
+            }
+            return Err(e.help(format!("functions: {}", names.join(", "))));
         }
         candidates
             .iter()

@@ -244,6 +244,11 @@ impl Compiler<'_> {
                 .map
                 .insert(name.to_string(), Named::Const(mask as i64, Type::DirSet));
         }
+        for (i, name) in board.names.iter().enumerate() {
+            names
+                .map
+                .insert(name.clone(), Named::Const(i as i64, Type::Cell));
+        }
         let mut declare =
             |name: &str, value: Named, span: Range<usize>| -> Result<(), Box<Diagnostic>> {
                 let reserved = natives::lookup(name).next().is_some()
@@ -384,6 +389,7 @@ impl Compiler<'_> {
             params,
             players,
             board,
+            draw_lines: f.board.lines,
             kinds,
             phases: phases.into_iter().map(|(_, p)| p).collect(),
             plies_per_turn,

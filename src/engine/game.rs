@@ -48,6 +48,8 @@ pub struct Game {
     /// The players taking part, in turn order.
     pub players: Vec<String>,
     pub board: Board,
+    /// Whether the board is drawn as points joined by lines (its links).
+    pub draw_lines: bool,
     pub kinds: Vec<KindInfo>,
     pub phases: Vec<Phase>,
     pub plies_per_turn: Node,

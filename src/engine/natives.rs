@@ -8,7 +8,7 @@ use smallvec::SmallVec;
 
 use super::board::{CellId, DIRECTIONS};
 use super::game::Game;
-use super::hooks::groups;
+use super::hooks::{groups, sight};
 use super::state::{Journal, NEUTRAL, NONE, Piece, State};
 use crate::lang::types::Type;
 
@@ -256,6 +256,13 @@ pub static NATIVES: &[Native] = &[
         "Hook: as above, connected through the given directions.",
         Value(|c, a| groups::group_count(c, a[0], a[1]))
     ),
+    native!(
+        "first_seen",
+        [Cell, Dir],
+        Cell,
+        "Hook: the first occupied cell seen from a cell along a direction, following links; none at the edge.",
+        Value(|c, a| sight::first_seen(c, a[0], a[1]))
+    ),
     // --- collections ---
     native!(
         "cells",
@@ -305,6 +312,20 @@ pub static NATIVES: &[Native] = &[
         Cells,
         "The cells met going from a cell in a direction, nearest first, the cell itself excluded.",
         Set(ray)
+    ),
+    native!(
+        "visible",
+        [Cell],
+        Cells,
+        "Hook: the occupied cells in line of sight of a cell, the first along each linked direction.",
+        Set(|c, a, out| sight::visible(c, a[0], 0xff, out))
+    ),
+    native!(
+        "visible",
+        [Cell, DirSet],
+        Cells,
+        "Hook: as above, looking only along the given directions.",
+        Set(|c, a, out| sight::visible(c, a[0], a[1], out))
     ),
     // --- effects ---
     native!(

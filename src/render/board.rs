@@ -8,13 +8,23 @@ use crate::engine::state::{NEUTRAL, State};
 
 /// The board of a position, with a line saying whose turn it is or how the game ended.
 pub fn render(game: &Game, state: &State) -> String {
-    let board = &game.board;
-    let width = (0..board.len())
+    let width = (0..game.board.len())
         .map(|c| cell_text(game, state, c).chars().count())
         .max()
-        .unwrap_or(1)
-        .max(2)
-        + 1;
+        .unwrap_or(1);
+    let mut out = if game.draw_lines {
+        lines(game, state, width)
+    } else {
+        grid(game, state, width.max(2) + 1)
+    };
+    out.push_str(&status(game, state));
+    out.push('\n');
+    out
+}
+
+/// Cells in columns of `width`, right-aligned; blanks where the grid has no cell.
+fn grid(game: &Game, state: &State, width: usize) -> String {
+    let board = &game.board;
     let label = board.ranks.to_string().len();
     let mut out = String::new();
     for rank in (1..=board.ranks).rev() {
@@ -35,7 +45,67 @@ pub fn render(game: &Game, state: &State) -> String {
     }
     out.push_str(&files);
     out.push('\n');
-    out.push_str(&status(game, state));
+    out
+}
+
+/// Points joined by their links: `-` east-west, `|` north-south, `\` and `/` diagonals
+/// (`X` where two cross).
+fn lines(game: &Game, state: &State, width: usize) -> String {
+    const GAP: usize = 3;
+    let board = &game.board;
+    let label = board.ranks.to_string().len();
+    let step = width + GAP;
+    let linked = |file: u8, rank: u8, dir: &str| {
+        let d = crate::engine::board::direction_index(dir).expect("compass direction");
+        board
+            .at(file as i64, rank as i64)
+            .is_some_and(|c| board.step(c, d).is_some())
+    };
+    let mut out = String::new();
+    for rank in (1..=board.ranks).rev() {
+        let mut line = format!("{rank:>label$} ");
+        for file in 1..=board.files {
+            let text = match board.at(file as i64, rank as i64) {
+                Some(c) => cell_text(game, state, c as usize),
+                None => String::new(),
+            };
+            let fill = if linked(file, rank, "e") { '-' } else { ' ' };
+            line.push_str(&text);
+            if file < board.files {
+                let pad = step - text.chars().count();
+                line.extend(std::iter::repeat_n(fill, pad));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+        if rank > 1 {
+            let mut between = format!("{:label$} ", "");
+            for file in 1..=board.files {
+                between.push(if linked(file, rank, "s") { '|' } else { ' ' });
+                if file < board.files {
+                    let diagonal = match (linked(file, rank, "se"), linked(file + 1, rank, "sw")) {
+                        (true, true) => 'X',
+                        (true, false) => '\\',
+                        (false, true) => '/',
+                        (false, false) => ' ',
+                    };
+                    let mut gap = vec![' '; step - 1];
+                    gap[step / 2 - 1] = diagonal;
+                    between.extend(gap);
+                }
+            }
+            out.push_str(between.trim_end());
+            out.push('\n');
+        }
+    }
+    let mut files = format!("{:label$} ", "");
+    for file in 1..=board.files {
+        files.push((b'a' + file - 1) as char);
+        if file < board.files {
+            files.extend(std::iter::repeat_n(' ', step - 1));
+        }
+    }
+    out.push_str(&files);
     out.push('\n');
     out
 }

@@ -80,6 +80,9 @@ pub struct BoardSpec {
     pub shape: Option<Code>,
     /// The links between cells; default: all eight directions everywhere.
     pub links: Option<Vec<LinkSpec>>,
+    /// Draw the links as lines between points (for boards played on the lines).
+    #[serde(default)]
+    pub lines: bool,
 }
 
 /// One entry of `board.links`.

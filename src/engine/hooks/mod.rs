@@ -4,3 +4,4 @@
 //! documented in `docs/game-format.md`.
 
 pub mod groups;
+pub mod sight;
