@@ -194,7 +194,14 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             for path in &games {
                 let result = spec::load(path).and_then(|s| compile::compile(&s, &[]));
                 match result {
-                    Ok(game) => writeln!(out, "{path}: ok: {}", compile::summary(&game))?,
+                    Ok(game) => match probe(&game, path) {
+                        Ok(()) => writeln!(out, "{path}: ok: {}", compile::summary(&game))?,
+                        Err(Failure(msg)) => {
+                            out.flush()?;
+                            eprintln!("error: {msg}");
+                            ok = false;
+                        }
+                    },
                     Err(d) => {
                         out.flush()?;
                         eprint!("{d}");
@@ -214,7 +221,9 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             if board {
                 write!(out, "{}", render(&g, &state))?;
             }
-            for (text, _) in g.legal_with_notation(&state) {
+            let legal = g.legal_with_notation(&state);
+            g.check_notation(&legal).map_err(Failure)?;
+            for (text, _) in legal {
                 writeln!(out, "{text}")?;
             }
             if let Some(outcome) = &state.outcome {
@@ -267,7 +276,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             if max_plies.is_some() {
                 g.max_plies = max_plies;
             }
-            let lines = selfplay(&g, &game.game, seed);
+            let lines = selfplay(&g, &game.game, seed)?;
             if let Some(path) = trace_path {
                 fs::write(&path, lines.trace.join("\n") + "\n")
                     .map_err(|e| Failure(format!("cannot write the trace {path}: {e}")))?;
@@ -315,8 +324,9 @@ pub struct SelfplayRecord {
     pub moves: Vec<String>,
 }
 
-/// Plays one seeded random game and records it.
-pub fn selfplay(game: &Game, file: &str, seed: u64) -> SelfplayRecord {
+/// Plays one seeded random game and records it; fails if the game file writes two
+/// plies of a position alike.
+pub fn selfplay(game: &Game, file: &str, seed: u64) -> Result<SelfplayRecord, Failure> {
     let mut bot = bots::random::RandomBot::new(seed);
     let mut state = game.start();
     let mut record = SelfplayRecord {
@@ -325,11 +335,10 @@ pub fn selfplay(game: &Game, file: &str, seed: u64) -> SelfplayRecord {
     };
     let mut index = 0;
     while let Some(ply) = bot.choose(game, &state) {
-        let legal: Vec<String> = game
-            .legal_with_notation(&state)
-            .into_iter()
-            .map(|(t, _)| t)
-            .collect();
+        let legal = game.legal_with_notation(&state);
+        game.check_notation(&legal)
+            .map_err(|e| Failure(format!("{file}: after {index} plies: {e}")))?;
+        let legal: Vec<String> = legal.into_iter().map(|(t, _)| t).collect();
         let text = game.notation(&state, &ply);
         let player = &game.players[state.to_move as usize];
         record.trace.push(trace::ply(index, player, &legal, &text));
@@ -345,5 +354,20 @@ pub fn selfplay(game: &Game, file: &str, seed: u64) -> SelfplayRecord {
     record
         .moves
         .push(crate::render::board::status(game, &state));
-    record
+    Ok(record)
 }
+
+/// Plays a few short seeded random games to catch what loading cannot: two plies written
+/// alike. Run by `check`.
+pub fn probe(game: &Game, file: &str) -> Result<(), Failure> {
+    let mut game = game.clone();
+    game.max_plies = Some(PROBE_PLIES);
+    for seed in 0..PROBE_GAMES {
+        selfplay(&game, file, seed)?;
+    }
+    Ok(())
+}
+
+/// How many games, and plies per game, `check` plays to probe a game file.
+const PROBE_GAMES: u64 = 3;
+const PROBE_PLIES: u32 = 60;

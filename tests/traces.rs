@@ -216,7 +216,7 @@ fn check_seeds<R: Reference>(
     let (mut total, mut longest, mut forced) = (0, 0, 0);
     let count = seeds.end - seeds.start;
     for seed in seeds {
-        let record = selfplay(game, &file, seed);
+        let record = selfplay(game, &file, seed).unwrap_or_else(|e| panic!("{}", e.0));
         match replay(label, seed, &record.trace, start(), &params, game.max_plies) {
             Ok(r) => {
                 *endings.entry(r.ending).or_default() += 1;
@@ -363,7 +363,7 @@ fn compare_perft_midgame<R: Reference>(
     let file = common::game_path("x");
     let mut compared = 0;
     for seed in seeds {
-        let record = selfplay(game, &file, seed);
+        let record = selfplay(game, &file, seed).unwrap_or_else(|e| panic!("{}", e.0));
         let moves: Vec<String> = record.trace[1..]
             .iter()
             .filter_map(|l| {

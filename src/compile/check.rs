@@ -170,8 +170,34 @@ impl<'a> Scope<'a> {
                 domain,
                 filter,
                 body,
-            } => self.aggregate(*op, var, domain, filter.as_deref(), body.as_deref(), e.span)?,
+            } => {
+                if matches!(op, AggOp::SortDesc | AggOp::SortAsc) {
+                    return Err(LangError::new(
+                        e.span,
+                        format!(
+                            "`{}` makes a list, which can only be the whole of a `[scoring] score`",
+                            op.name()
+                        ),
+                    ));
+                }
+                self.aggregate(*op, var, domain, filter.as_deref(), body.as_deref(), e.span)?
+            }
         })
+    }
+
+    /// Compiles a score: a number, or a `sort_desc`/`sort_asc` aggregate as the whole
+    /// expression (the only place a list of numbers may appear).
+    pub fn score(&mut self, e: &Expr) -> Result<(Node, Type), LangError> {
+        match &e.kind {
+            ExprKind::Agg {
+                op: op @ (AggOp::SortDesc | AggOp::SortAsc),
+                var,
+                domain,
+                filter,
+                body,
+            } => self.aggregate(*op, var, domain, filter.as_deref(), body.as_deref(), e.span),
+            _ => self.expr(e),
+        }
     }
 
     fn name(&mut self, n: &str, span: Span) -> Result<(Node, Type), LangError> {
@@ -296,7 +322,7 @@ impl<'a> Scope<'a> {
             BinOp::Eq | BinOp::Ne => {
                 let (x, tx) = self.expr(a)?;
                 let (y, ty) = self.expr(b)?;
-                if !Type::comparable(tx, ty) || tx.element().is_some() || tx == Type::IntList {
+                if !Type::comparable(tx, ty) || tx.element().is_some() {
                     return Err(LangError::new(
                         Span::new(a.span.start, b.span.end),
                         format!("cannot compare {tx} with {ty}"),

@@ -383,7 +383,7 @@ impl Compiler<'_> {
             turn_over: false,
             outcome: None,
         };
-        Ok(Game {
+        let mut game = Game {
             name: f.game.name.clone(),
             rules: f.game.rules.clone(),
             params,
@@ -401,7 +401,12 @@ impl Compiler<'_> {
             max_plies,
             turn_vars: (turn_first, turn_inits),
             initial,
-        })
+        };
+        // The first player is subject to the stuck rule like any other.
+        let mut initial = game.initial.clone();
+        game.settle(&mut initial);
+        game.initial = initial;
+        Ok(game)
     }
 
     fn params(&self, overrides: &[(String, String)]) -> Result<Vec<ParamValue>, Box<Diagnostic>> {
@@ -954,7 +959,7 @@ impl Compiler<'_> {
     fn score(&self, code: &Code, names: &Names) -> Result<(Node, usize), Box<Diagnostic>> {
         let e = self.parse_expr(code)?;
         let mut scope = Scope::new(names);
-        let (node, ty) = scope.expr(&e).map_err(|err| self.lang(code, err))?;
+        let (node, ty) = scope.score(&e).map_err(|err| self.lang(code, err))?;
         if ty != Type::Int && ty != Type::IntList {
             return Err(self.lang(
                 code,

@@ -189,6 +189,7 @@ impl Game {
         let mut journal = Journal::off();
         for (p, part) in action.parts.iter().enumerate() {
             if ply.skipped & (1 << p) != 0 {
+                part.clear_slots(locals);
                 continue;
             }
             for choice in &part.choices {
@@ -263,41 +264,63 @@ impl Game {
         false
     }
 
-    /// Hands the move to the next player who can play, applying the stuck rule to those
-    /// who cannot.
+    /// Hands the move to the next player in the game, then settles the new turn.
     fn next_turn(&self, state: &mut State) {
-        loop {
-            state.turn += 1;
-            state.ply_in_turn = 1;
-            state.turn_over = false;
-            let (first, inits) = &self.turn_vars;
-            state.vars[*first..*first + inits.len()].copy_from_slice(inits);
-            let n = self.players.len() as u8;
-            let Some(next) = (1..=n)
-                .map(|k| (state.to_move + k) % n)
-                .find(|&p| state.is_alive(p))
-            else {
+        if self.advance(state) {
+            self.settle(state);
+        }
+    }
+
+    /// Starts the next turn with the next player still in the game; false (and a drawn
+    /// outcome) if nobody is left.
+    fn advance(&self, state: &mut State) -> bool {
+        state.turn += 1;
+        state.ply_in_turn = 1;
+        state.turn_over = false;
+        let (first, inits) = &self.turn_vars;
+        state.vars[*first..*first + inits.len()].copy_from_slice(inits);
+        let n = self.players.len() as u8;
+        match (1..=n)
+            .map(|k| (state.to_move + k) % n)
+            .find(|&p| state.is_alive(p))
+        {
+            Some(next) => {
+                state.to_move = next;
+                true
+            }
+            None => {
                 state.outcome = Some(Outcome {
                     winners: Vec::new(),
                     reason: None,
                 });
+                false
+            }
+        }
+    }
+
+    /// Applies the stuck rule at the start of a turn until a player who can play has the
+    /// move or the game is over. Also run on the initial position, so a first player with
+    /// nothing to do is treated like any other.
+    pub(crate) fn settle(&self, state: &mut State) {
+        loop {
+            if state.outcome.is_some() {
                 return;
-            };
-            state.to_move = next;
+            }
             if self.has_legal(state) {
                 state.silent_passes = 0;
                 return;
             }
             match self.stuck {
                 Stuck::Lose => {
-                    state.alive &= !(1 << next);
-                    if self.players.len() == 1 || self.last_standing(state) {
-                        if self.players.len() == 1 {
-                            state.outcome = Some(Outcome {
-                                winners: Vec::new(),
-                                reason: None,
-                            });
-                        }
+                    state.alive &= !(1 << state.to_move);
+                    if self.players.len() == 1 {
+                        state.outcome = Some(Outcome {
+                            winners: Vec::new(),
+                            reason: None,
+                        });
+                        return;
+                    }
+                    if self.last_standing(state) {
                         return;
                     }
                 }
@@ -311,6 +334,9 @@ impl Game {
                         return;
                     }
                 }
+            }
+            if !self.advance(state) {
+                return;
             }
         }
     }
@@ -420,6 +446,24 @@ impl Game {
         all
     }
 
+    /// Fails when two different legal plies share one text (case and spaces ignored): a
+    /// fault of the game file's notation templates, which would make a ply impossible to
+    /// name and a count of plies wrong.
+    pub fn check_notation(&self, legal: &[(String, Ply)]) -> Result<(), String> {
+        let mut seen: std::collections::HashMap<String, &Ply> = Default::default();
+        for (text, ply) in legal {
+            if let Some(other) = seen.insert(normalize(text), ply) {
+                return Err(format!(
+                    "two different plies are both written `{text}` (actions `{}` and `{}`): \
+                     the game file's notation must tell them apart",
+                    self.actions[other.action as usize].name,
+                    self.actions[ply.action as usize].name
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Finds the legal ply written `text` (case and extra spaces ignored).
     pub fn parse_ply(&self, state: &State, text: &str) -> Result<Ply, IllegalPly> {
         let wanted = normalize(text);
@@ -472,6 +516,7 @@ impl Gen<'_, '_> {
             });
         }
         if action.parts[p].optional {
+            action.parts[p].clear_slots(&mut self.locals);
             self.skipped |= 1 << p;
             let go_on = self.part(action, p + 1);
             self.skipped &= !(1 << p);

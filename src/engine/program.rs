@@ -91,6 +91,18 @@ pub struct Part {
     pub optional: bool,
 }
 
+impl Part {
+    /// Sets the names this part binds to `none`: what later parts see when an optional
+    /// part is skipped, instead of whatever an earlier branch left in the slots.
+    pub fn clear_slots(&self, locals: &mut [i64]) {
+        for choice in &self.choices {
+            if let Choice::In { slot, .. } | Choice::Let(slot, _) = choice {
+                locals[*slot as usize] = super::state::NONE;
+            }
+        }
+    }
+}
+
 /// An action a player may take: one or more parts played as a single ply.
 #[derive(Clone, Debug)]
 pub struct Action {
@@ -112,7 +124,8 @@ pub struct Phase {
 /// What happens to a player who has no legal ply at the start of their turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stuck {
-    /// The player loses: they leave the game (and their pieces the board).
+    /// The player loses and takes no more turns; their pieces stay on the board (unlike
+    /// the `eliminate` effect, which takes them off).
     Lose,
     /// The turn passes silently; if every player in turn does so, the game is a draw.
     Pass,

@@ -226,7 +226,10 @@ fn split_filter_body(
 }
 
 fn build_block(pair: Pair<Rule>) -> Vec<Stmt> {
-    inner_of(pair).map(build_stmt).collect()
+    inner_of(pair)
+        .filter(|p| p.as_rule() != Rule::semicolon)
+        .map(build_stmt)
+        .collect()
 }
 
 fn build_stmt(pair: Pair<Rule>) -> Stmt {
@@ -317,6 +320,7 @@ fn rule_name(rule: &Rule) -> Option<&'static str> {
         Rule::assign => "an assignment",
         Rule::block | Rule::statements => "a statement",
         Rule::braced => "a block `{ ... }`",
+        Rule::semicolon => "`;` between statements",
         Rule::bind_in => "`NAME in COLLECTION`",
         Rule::bind_let => "`NAME = EXPRESSION`",
         Rule::bind_where => "`where CONDITION`",

@@ -1,0 +1,306 @@
+//! The interpreter's rules on small hand-made games: optional parts, the stuck rule,
+//! plies written alike, statement separators, where sorted lists may stand.
+
+use rulebook::engine::game::Game;
+use rulebook::{compile, spec};
+
+/// Compiles a game from text; panics with the rendered diagnostic if it is refused.
+fn game(text: &str) -> Game {
+    let source = spec::parse("test.toml", text.to_string()).unwrap_or_else(|d| panic!("{d}"));
+    compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"))
+}
+
+/// The rendered diagnostic of a game the loader must refuse.
+fn refused(text: &str) -> String {
+    match spec::parse("test.toml", text.to_string()).and_then(|s| compile::compile(&s, &[])) {
+        Ok(_) => panic!("the game should be refused"),
+        Err(d) => d.to_string(),
+    }
+}
+
+fn texts(g: &Game, state: &rulebook::engine::state::State) -> Vec<String> {
+    g.legal_with_notation(state)
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect()
+}
+
+/// Two players, a 3x1 board, one owned piece kind; `rest` adds setup and actions.
+fn two_players(rest: &str) -> String {
+    format!(
+        r#"
+[game]
+name = "small"
+
+[[players]]
+name = "a"
+
+[[players]]
+name = "b"
+
+[board]
+files = 3
+ranks = 1
+
+[pieces.p]
+owned = true
+symbol = {{ a = "A", b = "B" }}
+{rest}
+"#
+    )
+}
+
+#[test]
+fn a_skipped_optional_part_leaves_its_names_none_for_the_parts_after_it() {
+    // Part 2 (optional) picks `x`; part 3 must see `x` as none when part 2 is skipped,
+    // whatever value an earlier branch of the generator left behind.
+    let g = game(&two_players(
+        r#"
+[[actions]]
+name = "go"
+choose = ['at in cells where empty(at)']
+notation = '{at}'
+
+[[actions.then]]
+optional = true
+choose = ['x in cells where x != at']
+notation = ' +{x}'
+
+[[actions.then]]
+choose = ['where x == none']
+effect = 'place(at, p, me)'
+notation = ' plain'
+"#,
+    ));
+    // With the bug, a branch that chose x first left it set, and the skip branch was
+    // filtered by the stale value. Every cell must give exactly its plain ply.
+    assert_eq!(texts(&g, &g.start()), ["a1 plain", "b1 plain", "c1 plain"]);
+}
+
+#[test]
+fn an_optional_part_gives_plies_with_and_without_it() {
+    let g = game(&two_players(
+        r#"
+[[actions]]
+name = "go"
+choose = ['at in cells where empty(at)']
+effect = 'place(at, p, me)'
+notation = '{at}'
+
+[[actions.then]]
+optional = true
+choose = ['x in cells where empty(x) && x != at']
+effect = 'place(x, p, me)'
+notation = ' {x}'
+"#,
+    ));
+    let start = g.start();
+    assert_eq!(
+        texts(&g, &start),
+        [
+            "a1", "a1 b1", "a1 c1", "b1", "b1 a1", "b1 c1", "c1", "c1 a1", "c1 b1"
+        ]
+    );
+    // Replaying a ply with a skipped part plays only the first part.
+    let ply = g.parse_ply(&start, "b1").unwrap();
+    let mut after = start.clone();
+    g.play(&mut after, &ply);
+    assert_eq!(texts(&g, &after), ["a1", "a1 c1", "c1", "c1 a1"]);
+}
+
+#[test]
+fn the_stuck_rule_applies_to_the_first_player_too() {
+    // Nobody can place on a full board: the first player is stuck at once and loses.
+    let g = game(&two_players(
+        r#"
+[[setup]]
+put = "p"
+owner = "b"
+
+[[actions]]
+name = "put"
+choose = ['at in cells where empty(at)']
+effect = 'place(at, p, me)'
+notation = '{at}'
+"#,
+    ));
+    let outcome = g
+        .start()
+        .outcome
+        .expect("the game is over before it starts");
+    assert_eq!(outcome.winners, [1]);
+}
+
+#[test]
+fn the_stuck_rule_passes_the_first_player_when_the_file_says_pass() {
+    // Only b can play (a's pieces cover nothing b needs; `put` is b's alone).
+    let g = game(&two_players(
+        r#"
+[turns]
+stuck = "pass"
+
+[[actions]]
+name = "put"
+choose = ['where me == b', 'at in cells where empty(at)']
+effect = 'place(at, p, me)'
+notation = '{at}'
+"#,
+    ));
+    let start = g.start();
+    assert!(start.outcome.is_none());
+    assert_eq!(g.players[start.to_move as usize], "b");
+    assert_eq!(texts(&g, &start), ["a1", "b1", "c1"]);
+}
+
+#[test]
+fn a_player_who_loses_by_the_stuck_rule_leaves_their_pieces_on_the_board() {
+    // Three players; c has a piece but never any ply: c drops out at its first turn and
+    // its piece stays where it stands.
+    let g = game(
+        r#"
+[game]
+name = "three"
+
+[[players]]
+name = "a"
+
+[[players]]
+name = "b"
+
+[[players]]
+name = "c"
+
+[board]
+files = 4
+ranks = 1
+
+[pieces.p]
+owned = true
+symbol = { a = "A", b = "B", c = "C" }
+
+[[setup]]
+put = "p"
+owner = "c"
+at = ["d1"]
+
+[[actions]]
+name = "put"
+choose = ['where me != c', 'at in cells where empty(at)']
+effect = 'place(at, p, me)'
+notation = '{at}'
+"#,
+    );
+    let mut state = g.start();
+    let ply = g.parse_ply(&state, "a1").unwrap();
+    g.play(&mut state, &ply);
+    let ply = g.parse_ply(&state, "b1").unwrap();
+    g.play(&mut state, &ply);
+    // c was skipped: a is to move again, c is out, and c's piece is still on d1.
+    assert_eq!(g.players[state.to_move as usize], "a");
+    assert!(!state.is_alive(2));
+    assert_eq!(texts(&g, &state), ["c1"]);
+    let d1 = g.board.names.iter().position(|n| n == "d1").unwrap();
+    assert_eq!(state.stacks[d1].len(), 1);
+    assert_eq!(state.stacks[d1][0].owner, 2);
+}
+
+#[test]
+fn two_plies_written_alike_are_reported() {
+    // Both actions write only the cell: `a1` would name two different plies.
+    let g = game(&two_players(
+        r#"
+[[actions]]
+name = "put"
+choose = ['at in cells where empty(at)']
+effect = 'place(at, p, me)'
+notation = '{at}'
+
+[[actions]]
+name = "mark"
+choose = ['at in cells where at == a1']
+effect = 'place(at, p, me); place(at, p, me)'
+notation = '{at}'
+"#,
+    ));
+    let legal = g.legal_with_notation(&g.start());
+    let err = g.check_notation(&legal).unwrap_err();
+    assert!(err.contains("both written `a1`"), "{err}");
+    assert!(
+        err.contains("`put` and `mark`") || err.contains("`mark` and `put`"),
+        "{err}"
+    );
+    let probe = rulebook::cli::probe(&g, "test.toml").expect_err("probe fails");
+    assert!(probe.0.contains("both written `a1`"), "{}", probe.0);
+}
+
+#[test]
+fn a_statement_ending_in_a_block_needs_no_semicolon() {
+    let g = game(&two_players(
+        r#"
+[[actions]]
+name = "put"
+choose = ['at in cells where empty(at)']
+effect = 'for x in cells where x == at { place(x, p, me) } if at == a1 { place(a1, p, me) } place(at, p, me)'
+notation = '{at}'
+"#,
+    ));
+    let mut state = g.start();
+    let ply = g.parse_ply(&state, "a1").unwrap();
+    g.play(&mut state, &ply);
+    assert_eq!(state.stacks[0].len(), 3);
+}
+
+#[test]
+fn a_missing_semicolon_between_statements_is_named() {
+    let shown = refused(&two_players(
+        r#"
+[[actions]]
+name = "put"
+choose = ['at in cells where empty(at)']
+effect = 'place(at, p, me) place(at, p, me)'
+notation = '{at}'
+"#,
+    ));
+    assert!(shown.contains("expected `;` between statements"), "{shown}");
+}
+
+#[test]
+fn a_sorted_list_is_refused_anywhere_but_the_whole_score() {
+    let shown = refused(&two_players(
+        r#"
+[scoring]
+score = 'max(x in cells: 1) + count(c in cells where sort_desc(y in cells: 1) == 1)'
+
+[[actions]]
+name = "put"
+choose = ['at in cells where empty(at)']
+effect = 'place(at, p, me)'
+notation = '{at}'
+
+[[end]]
+when = 'count(c in cells where empty(c)) == 0'
+result = "score"
+"#,
+    ));
+    assert!(
+        shown.contains("can only be the whole of a `[scoring] score`"),
+        "{shown}"
+    );
+    // As the whole score it is accepted.
+    game(&two_players(
+        r#"
+[scoring]
+score = 'sort_desc(c in cells where owner(c) == me: height(c))'
+
+[[actions]]
+name = "put"
+choose = ['at in cells where empty(at)']
+effect = 'place(at, p, me)'
+notation = '{at}'
+
+[[end]]
+when = 'count(c in cells where empty(c)) == 0'
+result = "score"
+"#,
+    ));
+}
