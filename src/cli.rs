@@ -318,7 +318,8 @@ pub fn perft(game: &Game, state: &State, depth: u32) -> u64 {
         .sum()
 }
 
-/// What a self-played game produced: trace lines and a human move list.
+/// What a self-played game produced: trace lines, and a human move list ending with the
+/// final board.
 pub struct SelfplayRecord {
     pub trace: Vec<String>,
     pub moves: Vec<String>,
@@ -353,7 +354,7 @@ pub fn selfplay(game: &Game, file: &str, seed: u64) -> Result<SelfplayRecord, Fa
     }
     record
         .moves
-        .push(crate::render::board::status(game, &state));
+        .push(render(game, &state).trim_end().to_string());
     Ok(record)
 }
 

@@ -12,7 +12,13 @@ fn rulebook() -> Command {
 
 #[test]
 fn check_summarises_valid_games() {
-    assert_cmd_snapshot!(rulebook().args(["check", "games/bounce.toml", "games/staqs.toml"]));
+    assert_cmd_snapshot!(rulebook().args([
+        "check",
+        "games/bounce.toml",
+        "games/staqs.toml",
+        "games/vlkno.toml",
+        "games/sight.toml"
+    ]));
 }
 
 #[test]
@@ -111,6 +117,45 @@ fn perft_prints_the_count_alone_on_the_last_line() {
 }
 
 #[test]
+fn perft_depth_1_of_vlkno_and_sight() {
+    for (game, expected) in [("games/vlkno.toml", "2280\n"), ("games/sight.toml", "25\n")] {
+        let out = rulebook()
+            .args(["perft", game, "--depth", "1"])
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{game}");
+    }
+}
+
+#[test]
+fn sight_c3_a1_e5_leaves_black_to_move_with_white_c3_at_height_2() {
+    assert_cmd_snapshot!(rulebook().args([
+        "moves",
+        "games/sight.toml",
+        "--after",
+        "c3; a1; e5",
+        "--board"
+    ]));
+}
+
+#[test]
+fn vlkno_board_shows_stones_under_pawns_and_lava() {
+    let out = rulebook()
+        .args([
+            "moves",
+            "games/vlkno.toml",
+            "--after",
+            "a5-b4 c3 d1; a1-b2 b1 d1",
+            "--board",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let board: String = text.lines().take(7).collect::<Vec<_>>().join("\n");
+    insta::assert_snapshot!(board);
+}
+
+#[test]
 fn selfplay_is_the_same_game_for_the_same_seed_and_writes_a_trace() {
     let dir = std::env::temp_dir().join(format!("rulebook-selfplay-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -184,6 +229,38 @@ fn seeded_selfplay_transcripts() {
     assert_cmd_snapshot!(
         "selfplay_staqs_seed_1",
         rulebook().args(["selfplay", "games/staqs.toml", "--seed", "1"])
+    );
+    assert_cmd_snapshot!(
+        "selfplay_vlkno_seed_1",
+        rulebook().args(["selfplay", "games/vlkno.toml", "--seed", "1"])
+    );
+    assert_cmd_snapshot!(
+        "selfplay_vlkno_put_back_seed_2",
+        rulebook().args([
+            "selfplay",
+            "games/vlkno.toml",
+            "--param",
+            "put_back=true",
+            "--seed",
+            "2",
+            "--max-plies",
+            "200"
+        ])
+    );
+    assert_cmd_snapshot!(
+        "selfplay_sight_seed_1",
+        rulebook().args(["selfplay", "games/sight.toml", "--seed", "1"])
+    );
+    assert_cmd_snapshot!(
+        "selfplay_sight_strict_seed_2",
+        rulebook().args([
+            "selfplay",
+            "games/sight.toml",
+            "--param",
+            "strict_priority=true",
+            "--seed",
+            "2"
+        ])
     );
     assert_cmd_snapshot!(
         "selfplay_staqs_diagonal_seed_2",

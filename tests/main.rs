@@ -10,4 +10,6 @@ mod hooks;
 mod properties;
 mod reference;
 mod semantics;
+mod sight;
 mod traces;
+mod vlkno;

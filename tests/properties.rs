@@ -8,6 +8,9 @@ use rulebook::engine::game::{Game, normalize};
 
 use crate::common::game;
 
+/// At most this many texts of each position are parsed back.
+const PARSED_PER_POSITION: usize = 8;
+
 /// Walks a random game of at most `max` plies, checking every position on the way.
 fn walk(g: &Game, seed: u64, max: usize) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -31,7 +34,14 @@ fn walk(g: &Game, seed: u64, max: usize) {
             legal.len(),
             "seed {seed}: two plies share a text"
         );
-        for (text, ply) in &legal {
+        // Every text parses back to its ply (a sample where the list is long: parsing
+        // one text builds the whole list).
+        let step = legal.len().div_ceil(PARSED_PER_POSITION);
+        for (text, ply) in legal
+            .iter()
+            .skip(rng.random_range(0..step as u64) as usize)
+            .step_by(step)
+        {
             let parsed = g.parse_ply(&state, &format!("  {}  ", text.to_uppercase()));
             assert_eq!(
                 parsed.as_ref(),
@@ -65,6 +75,23 @@ proptest! {
     fn staqs_plies_are_legal_and_replay(seed in any::<u64>(), diagonal in any::<bool>()) {
         let g = game("staqs", &[("diagonal_steps", &diagonal.to_string())]);
         walk(&g, seed, 80);
+    }
+
+    #[test]
+    fn sight_plies_are_legal_and_replay(seed in any::<u64>(), strict in any::<bool>()) {
+        let g = game("sight", &[("strict_priority", &strict.to_string())]);
+        walk(&g, seed, 80);
+    }
+}
+
+proptest! {
+    // Over 2000 plies a position: fewer games.
+    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+
+    #[test]
+    fn vlkno_plies_are_legal_and_replay(seed in any::<u64>(), put_back in any::<bool>()) {
+        let g = game("vlkno", &[("put_back", &put_back.to_string())]);
+        walk(&g, seed, 40);
     }
 }
 

@@ -343,6 +343,12 @@ impl Compiler<'_> {
             .as_ref()
             .map(|e| self.typed(&e.score, &names, Type::Int))
             .transpose()?;
+        let shown_height = f
+            .board
+            .shown_height
+            .as_ref()
+            .map(|code| self.cell_number(code, &names, "here"))
+            .transpose()?;
         let ends = f
             .end
             .iter()
@@ -390,6 +396,7 @@ impl Compiler<'_> {
             players,
             board,
             draw_lines: f.board.lines,
+            shown_height,
             kinds,
             phases: phases.into_iter().map(|(_, p)| p).collect(),
             plies_per_turn,
@@ -956,6 +963,26 @@ impl Compiler<'_> {
         Ok((node, scope.frame))
     }
 
+    /// Compiles a number expression over one cell, bound to `name` in slot 0.
+    fn cell_number(
+        &self,
+        code: &Code,
+        names: &Names,
+        name: &str,
+    ) -> Result<(Node, usize), Box<Diagnostic>> {
+        let e = self.parse_expr(code)?;
+        let mut scope = Scope::new(names);
+        let local = crate::lang::ast::Name {
+            text: name.to_string(),
+            span: e.span,
+        };
+        let node = scope
+            .bind(&local, Type::Cell)
+            .and_then(|_| scope.expect(&e, Type::Int))
+            .map_err(|err| self.lang(code, err))?;
+        Ok((node, scope.frame))
+    }
+
     fn score(&self, code: &Code, names: &Names) -> Result<(Node, usize), Box<Diagnostic>> {
         let e = self.parse_expr(code)?;
         let mut scope = Scope::new(names);
@@ -1254,13 +1281,14 @@ pub fn summary(game: &Game) -> String {
         .iter()
         .map(|p| format!("{}={}", p.name, p.text()))
         .collect();
+    let count = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
     let mut s = format!(
-        "{}: {} players ({}), {} cells, {} actions",
+        "{}: {} ({}), {}, {}",
         game.name,
-        game.players.len(),
+        count(game.players.len(), "player"),
         game.players.join(", "),
-        game.board.len(),
-        game.actions.len()
+        count(game.board.len(), "cell"),
+        count(game.actions.len(), "action")
     );
     if !params.is_empty() {
         s.push_str(&format!(", params {}", params.join(" ")));

@@ -50,6 +50,9 @@ pub struct Game {
     pub board: Board,
     /// Whether the board is drawn as points joined by lines (its links).
     pub draw_lines: bool,
+    /// What the number after a cell's symbol counts (slot 0 holds the cell), if the file
+    /// says; otherwise every piece of the stack.
+    pub shown_height: Option<(Node, usize)>,
     pub kinds: Vec<KindInfo>,
     pub phases: Vec<Phase>,
     pub plies_per_turn: Node,
@@ -386,6 +389,19 @@ impl Game {
         match &self.eval {
             Some((node, frame)) => eval(node, &self.ctx(state, player), &mut vec![0; *frame]),
             None => 0,
+        }
+    }
+
+    /// The height drawn after a cell's top symbol: what the file's `shown_height`
+    /// counts, or every piece of the stack.
+    pub fn shown_height(&self, state: &State, cell: usize) -> i64 {
+        match &self.shown_height {
+            Some((node, frame)) => {
+                let mut locals = vec![0; (*frame).max(1)];
+                locals[0] = cell as i64;
+                eval(node, &self.ctx(state, state.to_move), &mut locals)
+            }
+            None => state.stacks[cell].len() as i64,
         }
     }
 

@@ -1,7 +1,8 @@
 //! A plain-text board: ranks top to bottom, files left to right, coordinates on the edges.
 //!
-//! Each cell shows its top piece's symbol, followed by the stack height when more than one
-//! piece is stacked; `.` is an empty cell and a blank is a square outside the board.
+//! Each cell shows its top piece's symbol, followed by the stack height when it is not 1
+//! (the number of pieces, or what the file's `[board] shown_height` counts); `.` is an
+//! empty cell and a blank is a square outside the board.
 
 use crate::engine::game::Game;
 use crate::engine::state::{NEUTRAL, State};
@@ -124,8 +125,9 @@ fn cell_text(game: &Game, state: &State, cell: usize) -> String {
             .cloned()
             .unwrap_or_else(|| "?".into())
     };
-    if stack.len() > 1 {
-        format!("{symbol}{}", stack.len())
+    let height = game.shown_height(state, cell);
+    if height != 1 {
+        format!("{symbol}{height}")
     } else {
         symbol
     }

@@ -83,6 +83,9 @@ pub struct BoardSpec {
     /// Draw the links as lines between points (for boards played on the lines).
     #[serde(default)]
     pub lines: bool,
+    /// What the number drawn after a cell's top symbol counts: a number expression over
+    /// the cell `here` (default: every piece of the stack).
+    pub shown_height: Option<Code>,
 }
 
 /// One entry of `board.links`.

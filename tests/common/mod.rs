@@ -2,6 +2,7 @@
 
 use rulebook::compile;
 use rulebook::engine::game::Game;
+use rulebook::engine::state::{NEUTRAL, Piece, State};
 use rulebook::spec;
 
 /// The path of a game file of this repository.
@@ -17,4 +18,57 @@ pub fn game(name: &str, params: &[(&str, &str)]) -> Game {
         .map(|(n, v)| (n.to_string(), v.to_string()))
         .collect();
     compile::compile(&source, &params).unwrap_or_else(|d| panic!("{d}"))
+}
+
+/// Replaces the stack on `cell` with `pieces`, bottom first: `(kind, owner)` with `""` for
+/// a neutral piece. For building positions by hand.
+pub fn set_stack(g: &Game, state: &mut State, cell: &str, pieces: &[(&str, &str)]) {
+    let c = g
+        .board
+        .find(cell)
+        .unwrap_or_else(|| panic!("no cell {cell}")) as usize;
+    state.stacks[c].clear();
+    for &(kind, owner) in pieces {
+        let kind = g
+            .kinds
+            .iter()
+            .position(|k| k.name == kind)
+            .unwrap_or_else(|| panic!("no kind {kind}")) as u8;
+        let owner = if owner.is_empty() {
+            NEUTRAL
+        } else {
+            g.players
+                .iter()
+                .position(|p| p == owner)
+                .unwrap_or_else(|| panic!("no player {owner}")) as u8
+        };
+        state.stacks[c].push(Piece {
+            kind,
+            owner,
+            moved: 0,
+        });
+    }
+}
+
+/// The height of the stack on `cell`.
+pub fn height(g: &Game, state: &State, cell: &str) -> usize {
+    state.stacks[g.board.find(cell).expect("a cell") as usize].len()
+}
+
+/// The sorted texts of the legal plies.
+pub fn legal(g: &Game, state: &State) -> Vec<String> {
+    g.legal_with_notation(state)
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect()
+}
+
+/// Plays `;`-separated plies; panics on an illegal one.
+pub fn play(g: &Game, state: &mut State, plies: &str) {
+    for text in plies.split(';').map(str::trim).filter(|t| !t.is_empty()) {
+        let ply = g
+            .parse_ply(state, text)
+            .unwrap_or_else(|e| panic!("{text} is not legal; closest {:?}", e.closest));
+        g.play(state, &ply);
+    }
 }
