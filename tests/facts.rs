@@ -66,11 +66,7 @@ fn bounce_with_no_legal_move_must_remove_and_one_group_left_wins() {
     }
     let put = |s: &mut State, cell: &str, owner: u8| {
         let c = g.board.find(cell).unwrap() as usize;
-        s.stacks[c].push(Piece {
-            kind: 0,
-            owner,
-            moved: 0,
-        });
+        s.stacks[c].push(Piece::new(0, owner, 0));
     };
     for cell in ["a1", "b1", "a2", "b2"] {
         put(&mut s, cell, 0);
@@ -116,17 +112,9 @@ fn staqs_position(stacks: &[(&str, u8, usize)]) -> (rulebook::engine::game::Game
         let c = g.board.find(cell).unwrap() as usize;
         s.stacks[c].clear();
         for _ in 1..height {
-            s.stacks[c].push(Piece {
-                kind: neutral,
-                owner: NEUTRAL,
-                moved: 0,
-            });
+            s.stacks[c].push(Piece::new(neutral, NEUTRAL, 0));
         }
-        s.stacks[c].push(Piece {
-            kind: piece,
-            owner,
-            moved: 0,
-        });
+        s.stacks[c].push(Piece::new(piece, owner, 0));
     }
     (g, s)
 }

@@ -354,7 +354,37 @@ impl<'a> Scope<'a> {
         let depth = self.depth();
         let slot = self.bind(var, elem)?;
         let filter = filter.map(|f| self.expect(f, Type::Bool)).transpose()?;
+        if matches!(op, AggOp::First | AggOp::Last) {
+            if !elem.nullable() {
+                self.truncate(depth);
+                return Err(LangError::new(
+                    domain.span,
+                    format!(
+                        "`{}` needs a collection of cells, players, kinds or directions (it gives `none` when nothing matches); each element here is {elem}",
+                        op.name()
+                    ),
+                ));
+            }
+            if let Some(b) = body {
+                return Err(LangError::new(
+                    b.span,
+                    format!("`{}` gives the element itself: remove `: ...`", op.name()),
+                ));
+            }
+            self.truncate(depth);
+            return Ok((
+                Node::Agg(Box::new(Aggregate {
+                    op,
+                    slot,
+                    domain: dom,
+                    filter,
+                    body: None,
+                })),
+                elem,
+            ));
+        }
         let (body_type, ret) = match op {
+            AggOp::First | AggOp::Last => unreachable!("returned above"),
             AggOp::Count | AggOp::Any | AggOp::All => (Type::Bool, Type::Bool),
             AggOp::Min | AggOp::Max | AggOp::Sum => (Type::Int, Type::Int),
             AggOp::SortDesc | AggOp::SortAsc => (Type::Int, Type::IntList),

@@ -725,11 +725,14 @@ impl Compiler<'_> {
                     ));
                 }
             };
-            if symbols.iter().any(|s| s.chars().count() != 1) {
+            // Digits would read as the stack height drawn after the symbol.
+            if symbols.iter().any(|s| {
+                !(1..=2).contains(&s.chars().count()) || s.chars().any(|c| c.is_ascii_digit())
+            }) {
                 return Err(self.at(
                     spec.symbol.span(),
-                    "a piece symbol is one character",
-                    "too long or empty",
+                    "a piece symbol is one or two characters, not digits",
+                    "too long, empty or with a digit",
                 ));
             }
             kinds.push(KindInfo {
@@ -889,11 +892,7 @@ impl Compiler<'_> {
             }
             for cell in cells {
                 for _ in 0..count {
-                    stacks[cell as usize].push(Piece {
-                        kind: kind as u8,
-                        owner,
-                        moved: 0,
-                    });
+                    stacks[cell as usize].push(Piece::new(kind as u8, owner, 0));
                 }
             }
         }

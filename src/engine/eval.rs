@@ -51,6 +51,13 @@ pub fn eval(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
                 {
                     continue;
                 }
+                if agg.op == AggOp::First {
+                    return e;
+                }
+                if agg.op == AggOp::Last {
+                    acc = Some(e);
+                    continue;
+                }
                 let v = agg.body.as_ref().map_or(1, |b| eval(b, c, locals));
                 match agg.op {
                     AggOp::Count => count += (v != 0) as i64,
@@ -67,6 +74,7 @@ pub fn eval(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
                     AggOp::Sum => count = count.wrapping_add(v),
                     AggOp::Min => acc = Some(acc.map_or(v, |a| a.min(v))),
                     AggOp::Max => acc = Some(acc.map_or(v, |a| a.max(v))),
+                    AggOp::First | AggOp::Last => unreachable!("handled above"),
                     AggOp::SortDesc | AggOp::SortAsc => {
                         unreachable!("lists are evaluated by eval_list")
                     }
@@ -76,6 +84,7 @@ pub fn eval(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
                 AggOp::Any => 0,
                 AggOp::All => 1,
                 AggOp::Min | AggOp::Max => acc.unwrap_or(0),
+                AggOp::First | AggOp::Last => acc.unwrap_or(super::state::NONE),
                 _ => count,
             }
         }

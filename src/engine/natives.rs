@@ -162,6 +162,13 @@ pub static NATIVES: &[Native] = &[
         "The turn in which the top piece of a cell last moved or was placed (0: never; 0 for an empty cell).",
         Value(|c, a| top(c, a[0]).map_or(0, |p| p.moved as i64))
     ),
+    native!(
+        "moved_in",
+        [Cell, Int],
+        Bool,
+        "Whether the top piece of a cell moved or was placed during the given turn (`turn` for this one, `turn - 1` for the one before; exact for the two latest turns in which it moved; false for an empty cell and for turn 0, the setup).",
+        Value(|c, a| top(c, a[0]).is_some_and(|p| p.moved_in(a[1])) as i64)
+    ),
     // --- geometry ---
     native!(
         "file",
@@ -198,6 +205,13 @@ pub static NATIVES: &[Native] = &[
         Cell,
         "The cell linked to this one in a direction, or none.",
         Value(|c, a| step(c, a[0], a[1]))
+    ),
+    native!(
+        "first_empty",
+        [Cell, Dir],
+        Cell,
+        "The first empty cell going from a cell (itself included) in a direction, following links; `none` if the edge comes first. Where `push(cell, dir)` would make room.",
+        Value(first_empty)
     ),
     native!(
         "opposite",
@@ -343,6 +357,13 @@ pub static NATIVES: &[Native] = &[
         Effect(|m, a| move_pieces(m, a[0], a[1], 1))
     ),
     native!(
+        "push",
+        [Cell, Dir],
+        Bool,
+        "Effect: shift the unbroken line of occupied cells that starts at a cell one step in a direction, farthest stack first, into the first empty cell beyond it; does nothing if the edge comes first (nothing is pushed off the board): test with `first_empty`.",
+        Effect(push)
+    ),
+    native!(
         "place",
         [Cell, Kind],
         Bool,
@@ -461,6 +482,46 @@ fn ray(c: &Ctx, a: &[i64], out: &mut Elems) {
     }
 }
 
+/// The cells from `cell` (included) going in `dir` up to the first empty one, following
+/// links; empty if the edge comes before an empty cell.
+fn line_to_hole(c: &Ctx, cell: i64, dir: i64) -> Elems {
+    let mut line = Elems::new();
+    let mut cur = cell;
+    while cur >= 0 && line.len() <= c.game.board.len() {
+        line.push(cur);
+        if c.state.stacks[cur as usize].is_empty() {
+            return line;
+        }
+        cur = step(c, cur, dir);
+    }
+    Elems::new()
+}
+
+fn first_empty(c: &Ctx, a: &[i64]) -> i64 {
+    if a[0] < 0 || a[1] < 0 {
+        return NONE;
+    }
+    line_to_hole(c, a[0], a[1]).last().copied().unwrap_or(NONE)
+}
+
+fn push(m: &mut Mut, a: &[i64]) {
+    if a[0] < 0 || a[1] < 0 {
+        return;
+    }
+    let line = {
+        let c = Ctx {
+            game: m.game,
+            state: m.state,
+            me: m.me,
+        };
+        line_to_hole(&c, a[0], a[1])
+    };
+    // Farthest stack first, each into the cell after it; the last cell is the hole.
+    for pair in line.windows(2).rev() {
+        move_pieces(m, pair[0], pair[1], usize::MAX);
+    }
+}
+
 fn move_pieces(m: &mut Mut, from: i64, to: i64, count: usize) {
     if from < 0 || to < 0 || from == to {
         return;
@@ -470,18 +531,15 @@ fn move_pieces(m: &mut Mut, from: i64, to: i64, count: usize) {
     let keep = source.len().saturating_sub(count);
     let moving: smallvec::SmallVec<[Piece; 8]> = source.drain(keep..).collect();
     let target = m.journal.stack(m.state, to as CellId);
-    target.extend(moving.into_iter().map(|p| Piece { moved: turn, ..p }));
+    target.extend(moving.into_iter().map(|p| p.stamped(turn)));
 }
 
 fn place(m: &mut Mut, cell: i64, kind: i64, owner: i64) {
     if cell < 0 || kind < 0 {
         return;
     }
-    let piece = Piece {
-        kind: kind as u8,
-        owner: if owner < 0 { NEUTRAL } else { owner as u8 },
-        moved: m.state.turn,
-    };
+    let owner = if owner < 0 { NEUTRAL } else { owner as u8 };
+    let piece = Piece::new(kind as u8, owner, m.state.turn);
     m.journal.stack(m.state, cell as CellId).push(piece);
 }
 

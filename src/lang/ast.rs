@@ -63,10 +63,13 @@ impl BinOp {
     }
 }
 
-/// Aggregates over a collection: `count(c in cells where P)`, `min(c in cells: height(c))`.
+/// Aggregates over a collection: `count(c in cells where P)`, `min(c in cells: height(c))`,
+/// `first(x in ray(c, d) where !empty(x))` (an element, or `none`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AggOp {
     Count,
+    First,
+    Last,
     Any,
     All,
     Min,
@@ -80,6 +83,8 @@ impl AggOp {
     pub fn from_name(name: &str) -> Option<AggOp> {
         Some(match name {
             "count" => AggOp::Count,
+            "first" => AggOp::First,
+            "last" => AggOp::Last,
             "any" => AggOp::Any,
             "all" => AggOp::All,
             "min" => AggOp::Min,
@@ -94,6 +99,8 @@ impl AggOp {
     pub fn name(self) -> &'static str {
         match self {
             AggOp::Count => "count",
+            AggOp::First => "first",
+            AggOp::Last => "last",
             AggOp::Any => "any",
             AggOp::All => "all",
             AggOp::Min => "min",

@@ -309,7 +309,7 @@ fn rule_name(rule: &Rule) -> Option<&'static str> {
         Rule::neg | Rule::not => "a prefix operator (-, !)",
         Rule::if_expr | Rule::if_stmt => "`if`",
         Rule::aggregate | Rule::agg_op => {
-            "an aggregate (count, any, all, min, max, sum, sort_desc, sort_asc)"
+            "an aggregate (count, any, all, min, max, sum, first, last, sort_desc, sort_asc)"
         }
         Rule::call => "a function call",
         Rule::list => "a list `[...]`",

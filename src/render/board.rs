@@ -9,33 +9,62 @@ use crate::engine::state::{NEUTRAL, State};
 
 /// The board of a position, with a line saying whose turn it is or how the game ended.
 pub fn render(game: &Game, state: &State) -> String {
+    render_styled(game, state, false)
+}
+
+/// The same, with each player's pieces in a colour of their own when `colour` is set
+/// (for a terminal; see [`use_colour`]).
+pub fn render_styled(game: &Game, state: &State, colour: bool) -> String {
     let width = (0..game.board.len())
         .map(|c| cell_text(game, state, c).chars().count())
         .max()
         .unwrap_or(1);
+    let cell = |c: usize, pad: usize| {
+        let text = cell_text(game, state, c);
+        let fill = " ".repeat(pad.saturating_sub(text.chars().count()));
+        match state.stacks[c].last() {
+            Some(top) if colour && top.owner != NEUTRAL => {
+                let code = PALETTE[top.owner as usize % PALETTE.len()];
+                format!("{fill}\x1b[1;{code}m{text}\x1b[0m")
+            }
+            _ => format!("{fill}{text}"),
+        }
+    };
     let mut out = if game.draw_lines {
-        lines(game, state, width)
+        lines(game, &cell, width)
     } else {
-        grid(game, state, width.max(2) + 1)
+        grid(game, &cell, width.max(2) + 1)
     };
     out.push_str(&status(game, state));
     out.push('\n');
     out
 }
 
+/// ANSI colour codes for the players, in seat order: red, blue, green, yellow, magenta,
+/// cyan.
+const PALETTE: [u8; 6] = [31, 34, 32, 33, 35, 36];
+
+/// Whether output to stdout should be coloured: a terminal, and `NO_COLOR` unset.
+pub fn use_colour() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+/// Draws cell `c` right-aligned in `pad` columns (as many as its text needs when 0).
+type CellDrawer<'a> = dyn Fn(usize, usize) -> String + 'a;
+
 /// Cells in columns of `width`, right-aligned; blanks where the grid has no cell.
-fn grid(game: &Game, state: &State, width: usize) -> String {
+fn grid(game: &Game, cell: &CellDrawer, width: usize) -> String {
     let board = &game.board;
     let label = board.ranks.to_string().len();
     let mut out = String::new();
     for rank in (1..=board.ranks).rev() {
         let mut line = format!("{rank:>label$} ");
         for file in 1..=board.files {
-            let text = match board.at(file as i64, rank as i64) {
-                Some(c) => cell_text(game, state, c as usize),
-                None => String::new(),
-            };
-            line.push_str(&format!("{text:>width$}"));
+            match board.at(file as i64, rank as i64) {
+                Some(c) => line.push_str(&cell(c as usize, width)),
+                None => line.push_str(&" ".repeat(width)),
+            }
         }
         out.push_str(line.trim_end());
         out.push('\n');
@@ -51,7 +80,7 @@ fn grid(game: &Game, state: &State, width: usize) -> String {
 
 /// Points joined by their links: `-` east-west, `|` north-south, `\` and `/` diagonals
 /// (`X` where two cross).
-fn lines(game: &Game, state: &State, width: usize) -> String {
+fn lines(game: &Game, cell: &CellDrawer, width: usize) -> String {
     const GAP: usize = 3;
     let board = &game.board;
     let label = board.ranks.to_string().len();
@@ -66,15 +95,14 @@ fn lines(game: &Game, state: &State, width: usize) -> String {
     for rank in (1..=board.ranks).rev() {
         let mut line = format!("{rank:>label$} ");
         for file in 1..=board.files {
-            let text = match board.at(file as i64, rank as i64) {
-                Some(c) => cell_text(game, state, c as usize),
-                None => String::new(),
+            let (text, shown) = match board.at(file as i64, rank as i64) {
+                Some(c) => (cell(c as usize, 0), visible_width(&cell(c as usize, 0))),
+                None => (String::new(), 0),
             };
             let fill = if linked(file, rank, "e") { '-' } else { ' ' };
             line.push_str(&text);
             if file < board.files {
-                let pad = step - text.chars().count();
-                line.extend(std::iter::repeat_n(fill, pad));
+                line.extend(std::iter::repeat_n(fill, step - shown));
             }
         }
         out.push_str(line.trim_end());
@@ -109,6 +137,21 @@ fn lines(game: &Game, state: &State, width: usize) -> String {
     out.push_str(&files);
     out.push('\n');
     out
+}
+
+/// The number of characters a text shows, colour codes left out.
+fn visible_width(text: &str) -> usize {
+    let mut width = 0;
+    let mut in_code = false;
+    for ch in text.chars() {
+        match ch {
+            '\x1b' => in_code = true,
+            'm' if in_code => in_code = false,
+            _ if in_code => {}
+            _ => width += 1,
+        }
+    }
+    width
 }
 
 fn cell_text(game: &Game, state: &State, cell: usize) -> String {

@@ -8,7 +8,7 @@ use std::io::{self, BufRead, IsTerminal, Write};
 use crate::bots::{self, Bot};
 use crate::cli::Failure;
 use crate::engine::game::Game;
-use crate::render::board::render;
+use crate::render::board::{render_styled, use_colour};
 
 /// Who plays a seat.
 enum Seat {
@@ -59,6 +59,8 @@ pub fn run(game: &Game, seats: &[String], seed: u64, out: &mut impl Write) -> Re
     let prompt = stdin.is_terminal();
     let mut lines = stdin.lock().lines();
     let mut show_board = true;
+    let colour = use_colour();
+    let render = |state: &_| render_styled(game, state, colour);
     while state.outcome.is_none() {
         let me = state.to_move as usize;
         if let Seat::Bot(bot) = &mut players[me] {
@@ -76,7 +78,7 @@ pub fn run(game: &Game, seats: &[String], seed: u64, out: &mut impl Write) -> Re
             continue;
         }
         if show_board {
-            write!(out, "\n{}", render(game, &state))?;
+            write!(out, "\n{}", render(&state))?;
             show_board = false;
         }
         if prompt {
@@ -132,6 +134,6 @@ pub fn run(game: &Game, seats: &[String], seed: u64, out: &mut impl Write) -> Re
             }
         }
     }
-    write!(out, "\n{}", render(game, &state))?;
+    write!(out, "\n{}", render(&state))?;
     Ok(())
 }

@@ -42,11 +42,7 @@ pub fn set_stack(g: &Game, state: &mut State, cell: &str, pieces: &[(&str, &str)
                 .position(|p| p == owner)
                 .unwrap_or_else(|| panic!("no player {owner}")) as u8
         };
-        state.stacks[c].push(Piece {
-            kind,
-            owner,
-            moved: 0,
-        });
+        state.stacks[c].push(Piece::new(kind, owner, 0));
     }
 }
 
