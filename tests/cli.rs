@@ -128,6 +128,37 @@ fn perft_depth_1_of_vlkno_and_sight() {
 }
 
 #[test]
+fn splut_perft_for_two_three_and_four_players() {
+    for (players, counts) in [("2", [3, 9, 79]), ("3", [3, 9, 73]), ("4", [3, 9, 70])] {
+        for (depth, expected) in counts.iter().enumerate() {
+            let out = rulebook()
+                .args(["perft", "games/splut.toml", "--param"])
+                .arg(format!("players={players}"))
+                .args(["--depth", &(depth + 1).to_string()])
+                .output()
+                .unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout),
+                format!("{expected}\n"),
+                "{players} players, depth {}",
+                depth + 1
+            );
+        }
+    }
+}
+
+#[test]
+fn splut_start_is_drawn_as_a_diamond() {
+    assert_cmd_snapshot!(rulebook().args([
+        "moves",
+        "games/splut.toml",
+        "--param",
+        "players=4",
+        "--board"
+    ]));
+}
+
+#[test]
 fn sight_c3_a1_e5_leaves_black_to_move_with_white_c3_at_height_2() {
     assert_cmd_snapshot!(rulebook().args([
         "moves",
@@ -247,6 +278,19 @@ fn seeded_selfplay_transcripts() {
             "200"
         ])
     );
+    for players in ["2", "3", "4"] {
+        assert_cmd_snapshot!(
+            format!("selfplay_splut_{players}_players_seed_1"),
+            rulebook().args([
+                "selfplay",
+                "games/splut.toml",
+                "--param",
+                &format!("players={players}"),
+                "--seed",
+                "1"
+            ])
+        );
+    }
     assert_cmd_snapshot!(
         "selfplay_sight_seed_1",
         rulebook().args(["selfplay", "games/sight.toml", "--seed", "1"])

@@ -11,5 +11,6 @@ mod properties;
 mod reference;
 mod semantics;
 mod sight;
+mod splut;
 mod traces;
 mod vlkno;

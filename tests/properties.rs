@@ -89,6 +89,12 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
 
     #[test]
+    fn splut_plies_are_legal_and_replay(seed in any::<u64>(), players in 2usize..=4) {
+        let g = game("splut", &[("players", &players.to_string())]);
+        walk(&g, seed, 150);
+    }
+
+    #[test]
     fn vlkno_plies_are_legal_and_replay(seed in any::<u64>(), put_back in any::<bool>()) {
         let g = game("vlkno", &[("put_back", &put_back.to_string())]);
         walk(&g, seed, 40);
