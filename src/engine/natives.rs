@@ -8,7 +8,7 @@ use smallvec::SmallVec;
 
 use super::board::{CellId, DIRECTIONS};
 use super::game::Game;
-use super::hooks::{groups, sight};
+use super::hooks::{groups, line_of_sight, push};
 use super::state::{Journal, NEUTRAL, NONE, Piece, State};
 use crate::lang::types::Type;
 
@@ -211,7 +211,7 @@ pub static NATIVES: &[Native] = &[
         [Cell, Dir],
         Cell,
         "The first empty cell going from a cell (itself included) in a direction, following links; `none` if the edge comes first. Where `push(cell, dir)` would make room.",
-        Value(first_empty)
+        Value(push::first_empty)
     ),
     native!(
         "opposite",
@@ -275,7 +275,7 @@ pub static NATIVES: &[Native] = &[
         [Cell, Dir],
         Cell,
         "Hook: the first occupied cell seen from a cell along a direction, following links; none at the edge.",
-        Value(|c, a| sight::first_seen(c, a[0], a[1]))
+        Value(|c, a| line_of_sight::first_seen(c, a[0], a[1]))
     ),
     // --- collections ---
     native!(
@@ -332,14 +332,14 @@ pub static NATIVES: &[Native] = &[
         [Cell],
         Cells,
         "Hook: the occupied cells in line of sight of a cell, the first along each linked direction.",
-        Set(|c, a, out| sight::visible(c, a[0], 0xff, out))
+        Set(|c, a, out| line_of_sight::visible(c, a[0], 0xff, out))
     ),
     native!(
         "visible",
         [Cell, DirSet],
         Cells,
         "Hook: as above, looking only along the given directions.",
-        Set(|c, a, out| sight::visible(c, a[0], a[1], out))
+        Set(|c, a, out| line_of_sight::visible(c, a[0], a[1], out))
     ),
     // --- effects ---
     native!(
@@ -361,7 +361,7 @@ pub static NATIVES: &[Native] = &[
         [Cell, Dir],
         Bool,
         "Effect: shift the unbroken line of occupied cells that starts at a cell one step in a direction, farthest stack first, into the first empty cell beyond it; does nothing if the edge comes first (nothing is pushed off the board): test with `first_empty`.",
-        Effect(push)
+        Effect(push::push)
     ),
     native!(
         "place",
@@ -429,7 +429,7 @@ fn count_kind(c: &Ctx, cell: i64, kind: i64) -> i64 {
         .count() as i64
 }
 
-fn step(c: &Ctx, cell: i64, dir: i64) -> i64 {
+pub(crate) fn step(c: &Ctx, cell: i64, dir: i64) -> i64 {
     if cell < 0 || !(0..8).contains(&dir) {
         return NONE;
     }
@@ -482,47 +482,7 @@ fn ray(c: &Ctx, a: &[i64], out: &mut Elems) {
     }
 }
 
-/// The cells from `cell` (included) going in `dir` up to the first empty one, following
-/// links; empty if the edge comes before an empty cell.
-fn line_to_hole(c: &Ctx, cell: i64, dir: i64) -> Elems {
-    let mut line = Elems::new();
-    let mut cur = cell;
-    while cur >= 0 && line.len() <= c.game.board.len() {
-        line.push(cur);
-        if c.state.stacks[cur as usize].is_empty() {
-            return line;
-        }
-        cur = step(c, cur, dir);
-    }
-    Elems::new()
-}
-
-fn first_empty(c: &Ctx, a: &[i64]) -> i64 {
-    if a[0] < 0 || a[1] < 0 {
-        return NONE;
-    }
-    line_to_hole(c, a[0], a[1]).last().copied().unwrap_or(NONE)
-}
-
-fn push(m: &mut Mut, a: &[i64]) {
-    if a[0] < 0 || a[1] < 0 {
-        return;
-    }
-    let line = {
-        let c = Ctx {
-            game: m.game,
-            state: m.state,
-            me: m.me,
-        };
-        line_to_hole(&c, a[0], a[1])
-    };
-    // Farthest stack first, each into the cell after it; the last cell is the hole.
-    for pair in line.windows(2).rev() {
-        move_pieces(m, pair[0], pair[1], usize::MAX);
-    }
-}
-
-fn move_pieces(m: &mut Mut, from: i64, to: i64, count: usize) {
+pub(crate) fn move_pieces(m: &mut Mut, from: i64, to: i64, count: usize) {
     if from < 0 || to < 0 || from == to {
         return;
     }

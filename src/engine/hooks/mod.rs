@@ -4,4 +4,5 @@
 //! documented in `docs/game-format.md`.
 
 pub mod groups;
-pub mod sight;
+pub mod line_of_sight;
+pub mod push;

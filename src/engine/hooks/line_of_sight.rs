@@ -1,6 +1,6 @@
 //! Line-of-sight hooks: the first piece seen from a cell along each linked direction.
 //!
-//! Sight follows the board's links, so on a board where only some points have diagonals it
+//! It follows the board's links, so on a board where only some points have diagonals it
 //! bends to the board's lines exactly as its links do. Any piece blocks it, whoever owns it.
 
 use crate::engine::board::{CellId, DIRECTIONS};
