@@ -1,5 +1,5 @@
 //! The command line: argument parsing and the commands `check`, `moves`, `perft`,
-//! `selfplay` and `play`.
+//! `selfplay`, `match` and `play`.
 //!
 //! Each command returns a `Result`; `main` turns errors into a message on stderr and exit
 //! code 1, and treats a closed output pipe as success.
@@ -18,6 +18,7 @@ use crate::record::trace;
 use crate::render::board::render;
 use crate::repl;
 use crate::spec;
+use crate::tournament;
 
 #[derive(Parser)]
 #[command(
@@ -80,6 +81,25 @@ enum Command {
         /// Writes a JSON Lines trace of the game to this file.
         #[arg(long, value_name = "FILE")]
         trace: Option<String>,
+    },
+    /// Plays many games between bots, seats rotated, and prints a table of results.
+    Match {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Bot specs, comma-separated, e.g. mcts:iters=500,random (options after `:`
+        /// are separated by commas too: mcts:ms=200,c=1.4,greedy).
+        #[arg(long, value_name = "SPEC,SPEC,...")]
+        bots: String,
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Worker threads (default: one per core).
+        #[arg(long, default_value_t = 0)]
+        jobs: usize,
+        /// Also writes the results as JSON to this file.
+        #[arg(long, value_name = "FILE")]
+        json: Option<String>,
     },
     /// Plays a game in the terminal, against people or bots.
     Play {
@@ -286,6 +306,29 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Match {
+            game,
+            bots,
+            games,
+            seed,
+            jobs,
+            json,
+        } => {
+            let g = load_game(&game.as_ref())?;
+            let settings = tournament::MatchSettings {
+                bots: split_bot_specs(&bots),
+                games,
+                seed,
+                jobs,
+            };
+            let report = tournament::run(&g, &settings).map_err(Failure)?;
+            write!(out, "{}", report.table())?;
+            if let Some(path) = json {
+                let text = serde_json::to_string_pretty(&report.json())? + "\n";
+                fs::write(&path, text).map_err(|e| Failure(format!("cannot write {path}: {e}")))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Play { game, seats, seed } => {
             let g = load_game(&game.as_ref())?;
             let seed = seed.unwrap_or_else(rand::random);
@@ -293,6 +336,22 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Splits `--bots` into specs: a comma starts a new spec unless what follows is an option
+/// (`KEY=VALUE`) of the spec before, so `mcts:iters=500,c=2,random` is two specs.
+pub fn split_bot_specs(text: &str) -> Vec<String> {
+    let mut specs: Vec<String> = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match specs.last_mut() {
+            Some(last) if part.contains('=') && !part.contains(':') && last.contains(':') => {
+                last.push(',');
+                last.push_str(part);
+            }
+            _ => specs.push(part.to_string()),
+        }
+    }
+    specs
 }
 
 /// Leaf plies at `depth` from `state`; a ply that ends the game is a leaf.

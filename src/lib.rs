@@ -2,7 +2,7 @@
 //!
 //! The pipeline is visible in the modules: [`spec`] loads a game file, [`lang`] parses its
 //! expressions, [`compile`] checks them and builds a [`engine::game::Game`], and the
-//! [`engine`] runs it for the command line, the bots and the REPL.
+//! [`engine`] runs it for the command line, the bots, the REPL and [`tournament`]s.
 
 pub mod bots;
 pub mod cli;
@@ -13,3 +13,4 @@ pub mod record;
 pub mod render;
 pub mod repl;
 pub mod spec;
+pub mod tournament;

@@ -30,7 +30,7 @@ fn greedy_takes_an_immediate_win() {
 #[test]
 fn bots_are_deterministic_for_a_seed() {
     let g = game("staqs", &[]);
-    for spec in ["random", "greedy"] {
+    for spec in ["random", "greedy", "mcts:iters=30,playout=40"] {
         let game_with = |seed: u64| {
             let mut players: Vec<Box<dyn Bot>> = (0..2)
                 .map(|i| bots::from_spec(spec, seed * 2 + i).unwrap())
@@ -54,7 +54,110 @@ fn bots_are_deterministic_for_a_seed() {
 }
 
 #[test]
-fn an_unknown_bot_lists_the_bots() {
+fn an_unknown_bot_or_option_lists_what_exists() {
     let err = bots::from_spec("minimax", 0).err().unwrap();
-    assert!(err.contains("random, greedy"), "{err}");
+    assert!(err.contains("random, greedy, mcts"), "{err}");
+    let err = bots::from_spec("mcts:depth=3", 0).err().unwrap();
+    assert!(err.contains("unknown option `depth`"), "{err}");
+    assert!(err.contains("iters, ms, c, playout"), "{err}");
+    let err = bots::from_spec("random:iters=3", 0).err().unwrap();
+    assert!(err.contains("takes no options"), "{err}");
+    let err = bots::from_spec("mcts:iters=3,ms=5", 0).err().unwrap();
+    assert!(err.contains("not both"), "{err}");
+}
+
+/// Every game and player count the repository ships, with a short name.
+fn every_game() -> Vec<(String, rulebook::engine::game::Game)> {
+    let mut all = vec![
+        ("bounce 6".to_string(), game("bounce", &[("size", "6")])),
+        ("staqs".to_string(), game("staqs", &[])),
+        ("vlkno".to_string(), game("vlkno", &[])),
+        ("sight".to_string(), game("sight", &[])),
+    ];
+    for n in ["2", "3", "4"] {
+        all.push((format!("splut {n}"), game("splut", &[("players", n)])));
+    }
+    all
+}
+
+#[test]
+fn every_bot_plays_every_game_and_player_count() {
+    // Short budgets and a ply cap: this is about legality and no panics, not strength.
+    for (name, g) in every_game() {
+        for spec in ["random", "greedy", "mcts:iters=16,playout=20"] {
+            let mut players: Vec<Box<dyn Bot>> = (0..g.players.len())
+                .map(|i| bots::from_spec(spec, i as u64).unwrap())
+                .collect();
+            let mut s = g.start();
+            for _ in 0..40 {
+                if s.outcome.is_some() {
+                    break;
+                }
+                let ply = players[s.to_move as usize]
+                    .choose(&g, &s)
+                    .unwrap_or_else(|| panic!("{name} {spec}: no ply in a running game"));
+                assert!(
+                    g.legal_plies(&s).contains(&ply),
+                    "{name} {spec}: an illegal ply"
+                );
+                g.play(&mut s, &ply);
+            }
+        }
+    }
+}
+
+#[test]
+fn mcts_takes_an_immediate_win() {
+    // The Bounce position of `greedy_takes_an_immediate_win`.
+    let g = game("bounce", &[("size", "4")]);
+    let mut s = g.start();
+    for text in ["d3-d4", "c3-d3", "b1-c3", "d3-d1"] {
+        let ply = g.parse_ply(&s, text).unwrap();
+        g.play(&mut s, &ply);
+    }
+    let mut bot = bots::from_spec("mcts:iters=400", 1).unwrap();
+    let ply = bot.choose(&g, &s).unwrap();
+    let mut next = s.clone();
+    g.play(&mut next, &ply);
+    assert_eq!(next.outcome.map(|o| o.winners), Some(vec![0]));
+}
+
+#[test]
+fn a_match_gives_the_same_table_for_the_same_seed_and_rotates_seats() {
+    use rulebook::tournament::{MatchSettings, run};
+    let g = game("bounce", &[("size", "4")]);
+    let settings = MatchSettings {
+        bots: vec!["greedy".into(), "random".into()],
+        games: 12,
+        seed: 7,
+        jobs: 2,
+    };
+    let a = run(&g, &settings).unwrap();
+    let b = run(&g, &settings).unwrap();
+    let results = |r: &rulebook::tournament::Report| {
+        r.standings
+            .iter()
+            .map(|s| (s.label.clone(), s.wins, s.draws, s.losses, s.plies))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(results(&a), results(&b));
+    for s in &a.standings {
+        assert_eq!(s.games, 12);
+        assert_eq!(s.wins + s.draws + s.losses, 12);
+    }
+    assert_eq!(a.standings[0].wins, a.standings[1].losses);
+    assert!(
+        a.standings[0].score() > 0.5,
+        "greedy beats random on Bounce 4x4"
+    );
+}
+
+#[test]
+fn bot_lists_split_on_commas_but_keep_options_together() {
+    use rulebook::cli::split_bot_specs;
+    assert_eq!(
+        split_bot_specs("mcts:iters=500,c=2,random, greedy"),
+        ["mcts:iters=500,c=2", "random", "greedy"]
+    );
+    assert_eq!(split_bot_specs("random,random"), ["random", "random"]);
 }

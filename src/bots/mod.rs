@@ -4,7 +4,9 @@
 //! deterministic for a given seed.
 
 pub mod greedy;
+pub mod mcts;
 pub mod random;
+pub mod spec;
 
 use crate::engine::game::{Game, Ply};
 use crate::engine::state::State;
@@ -15,11 +17,28 @@ pub trait Bot {
     fn choose(&mut self, game: &Game, state: &State) -> Option<Ply>;
 }
 
-/// Builds a bot from its spec string (`random`, `greedy`), seeded.
-pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
-    match spec.trim() {
-        "random" => Ok(Box::new(random::RandomBot::new(seed))),
-        "greedy" => Ok(Box::new(greedy::GreedyBot::new(seed))),
-        other => Err(format!("unknown bot `{other}`; bots: random, greedy")),
-    }
+/// The bots that exist, for help and error messages.
+pub const BOTS: &[&str] = &["random", "greedy", "mcts"];
+
+/// Builds a bot from its spec string (`random`, `greedy`, `mcts:iters=2000`), seeded.
+pub fn from_spec(text: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
+    let mut spec = spec::Spec::parse(text)?;
+    let bot: Box<dyn Bot> = match spec.name.as_str() {
+        "random" => {
+            spec.finish(&[])?;
+            Box::new(random::RandomBot::new(seed))
+        }
+        "greedy" => {
+            spec.finish(&[])?;
+            Box::new(greedy::GreedyBot::new(seed))
+        }
+        "mcts" => Box::new(mcts::MctsBot::from_spec(&mut spec, seed)?),
+        other => {
+            return Err(format!(
+                "unknown bot `{other}`; bots: {} (e.g. `mcts:iters=2000`)",
+                BOTS.join(", ")
+            ));
+        }
+    };
+    Ok(bot)
 }

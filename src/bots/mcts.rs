@@ -1,0 +1,229 @@
+//! The MCTS bot: UCT over plies with random playouts.
+//!
+//! Rewards are one value per player (1 for a win, shared equally in a draw or when a
+//! playout reaches its cap) and every node keeps the sum for each player; a node is
+//! chosen by the player who moves at its parent (max^n). So 3 or 4 players, and turns of
+//! several plies by the same player, need no special case. The move played is the most
+//! visited child of the root.
+
+use std::time::{Duration, Instant};
+
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+
+use super::Bot;
+use super::spec::Spec;
+use crate::engine::game::{Game, Ply};
+use crate::engine::state::State;
+
+/// How long one search may run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// A number of iterations (deterministic for a given seed).
+    Iterations(u64),
+    /// Wall-clock time (not reproducible: depends on the machine's speed).
+    Time(Duration),
+}
+
+/// Monte Carlo tree search with the UCT selection rule.
+pub struct MctsBot {
+    rng: Xoshiro256PlusPlus,
+    budget: Budget,
+    /// The exploration constant of UCT.
+    c: f64,
+    /// Plies after which a playout stops and counts as a draw.
+    playout_cap: u32,
+}
+
+/// The options `mcts` takes, for error messages.
+pub const OPTIONS: &[&str] = &["iters", "ms", "c", "playout"];
+
+impl MctsBot {
+    /// A bot with the given budget and the default exploration constant and playout cap.
+    pub fn new(seed: u64, budget: Budget) -> MctsBot {
+        MctsBot {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            budget,
+            c: 1.4,
+            playout_cap: 300,
+        }
+    }
+
+    /// A bot from a spec's options: `iters=N` or `ms=N`, `c=F`, `playout=N`.
+    pub fn from_spec(spec: &mut Spec, seed: u64) -> Result<MctsBot, String> {
+        let iters: Option<u64> = spec.take("iters")?;
+        let ms: Option<u64> = spec.take("ms")?;
+        let budget = match (iters, ms) {
+            (Some(_), Some(_)) => return Err("mcts takes `iters` or `ms`, not both".into()),
+            (_, Some(ms)) => Budget::Time(Duration::from_millis(ms.max(1))),
+            (Some(n), None) => Budget::Iterations(n.max(1)),
+            (None, None) => Budget::Iterations(1000),
+        };
+        let mut bot = MctsBot::new(seed, budget);
+        if let Some(c) = spec.take::<f64>("c")? {
+            if !c.is_finite() || c < 0.0 {
+                return Err(format!("mcts option `c={c}` must be a number ≥ 0"));
+            }
+            bot.c = c;
+        }
+        if let Some(cap) = spec.take::<u32>("playout")? {
+            bot.playout_cap = cap.max(1);
+        }
+        spec.finish(OPTIONS)?;
+        Ok(bot)
+    }
+}
+
+/// One node of the tree: the ply that leads to it, its statistics and its children.
+struct Node {
+    ply: Option<Ply>,
+    parent: usize,
+    children: Vec<usize>,
+    /// Legal plies not expanded yet; `None` until the node is first visited.
+    untried: Option<Vec<Ply>>,
+    visits: u32,
+    /// The sum of each player's rewards over the playouts through this node.
+    rewards: Vec<f64>,
+}
+
+impl Node {
+    fn new(ply: Option<Ply>, parent: usize, players: usize) -> Node {
+        Node {
+            ply,
+            parent,
+            children: Vec::new(),
+            untried: None,
+            visits: 0,
+            rewards: vec![0.0; players],
+        }
+    }
+}
+
+/// Each player's reward for a finished (or capped) game.
+fn rewards(state: &State, players: usize) -> Vec<f64> {
+    let share = |winners: &[u8]| {
+        let mut r = vec![0.0; players];
+        for &w in winners {
+            r[w as usize] = 1.0 / winners.len() as f64;
+        }
+        r
+    };
+    match &state.outcome {
+        Some(o) if !o.winners.is_empty() => share(&o.winners),
+        _ => vec![1.0 / players as f64; players],
+    }
+}
+
+impl MctsBot {
+    /// Plays random plies until the game ends or the cap is reached.
+    fn playout(&mut self, game: &Game, state: &mut State) {
+        for _ in 0..self.playout_cap {
+            if state.outcome.is_some() {
+                return;
+            }
+            let mut legal = game.legal_plies(state);
+            if legal.is_empty() {
+                return;
+            }
+            let i = self.rng.random_range(0..legal.len() as u64) as usize;
+            game.play(state, &legal.swap_remove(i));
+        }
+    }
+
+    /// The child of `node` with the best UCT value for `mover`.
+    fn select(&self, tree: &[Node], node: usize, mover: usize) -> usize {
+        let parent = &tree[node];
+        let log_n = (parent.visits.max(1) as f64).ln();
+        let mut best = parent.children[0];
+        let mut best_value = f64::NEG_INFINITY;
+        for &child in &parent.children {
+            let n = tree[child].visits.max(1) as f64;
+            let value = tree[child].rewards[mover] / n + self.c * (log_n / n).sqrt();
+            if value > best_value {
+                best_value = value;
+                best = child;
+            }
+        }
+        best
+    }
+
+    /// One iteration: select down the tree, expand one node, play out, back up.
+    fn iterate(&mut self, game: &Game, root: &State, tree: &mut Vec<Node>) {
+        let players = game.players.len();
+        let mut state = root.clone();
+        let mut node = 0;
+        loop {
+            if state.outcome.is_some() {
+                break;
+            }
+            if tree[node].untried.is_none() {
+                tree[node].untried = Some(game.legal_plies(&state));
+            }
+            let untried = tree[node].untried.as_mut().expect("set above");
+            if !untried.is_empty() {
+                let i = self.rng.random_range(0..untried.len() as u64) as usize;
+                let ply = untried.swap_remove(i);
+                game.play(&mut state, &ply);
+                tree.push(Node::new(Some(ply), node, players));
+                let child = tree.len() - 1;
+                tree[node].children.push(child);
+                node = child;
+                break;
+            }
+            if tree[node].children.is_empty() {
+                break;
+            }
+            let mover = state.to_move as usize;
+            node = self.select(tree, node, mover);
+            let ply = tree[node].ply.as_ref().expect("children have plies");
+            game.play(&mut state, ply);
+        }
+        self.playout(game, &mut state);
+        let r = rewards(&state, players);
+        loop {
+            tree[node].visits += 1;
+            for (sum, x) in tree[node].rewards.iter_mut().zip(&r) {
+                *sum += x;
+            }
+            if node == 0 {
+                break;
+            }
+            node = tree[node].parent;
+        }
+    }
+}
+
+impl Bot for MctsBot {
+    fn choose(&mut self, game: &Game, state: &State) -> Option<Ply> {
+        let legal = game.legal_plies(state);
+        if legal.len() <= 1 {
+            return legal.into_iter().next();
+        }
+        let mut tree = vec![Node::new(None, 0, game.players.len())];
+        match self.budget {
+            Budget::Iterations(n) => {
+                for _ in 0..n {
+                    self.iterate(game, state, &mut tree);
+                }
+            }
+            Budget::Time(limit) => {
+                let start = Instant::now();
+                while start.elapsed() < limit {
+                    self.iterate(game, state, &mut tree);
+                }
+            }
+        }
+        // Most visited; ties go to the better average for the player to move.
+        let me = state.to_move as usize;
+        let best = tree[0].children.iter().copied().max_by(|&a, &b| {
+            let key = |n: usize| {
+                let node = &tree[n];
+                (node.visits, node.rewards[me] / node.visits.max(1) as f64)
+            };
+            let (va, ra) = key(a);
+            let (vb, rb) = key(b);
+            va.cmp(&vb).then(ra.total_cmp(&rb))
+        })?;
+        tree.swap_remove(best).ply
+    }
+}
