@@ -30,7 +30,12 @@ fn greedy_takes_an_immediate_win() {
 #[test]
 fn bots_are_deterministic_for_a_seed() {
     let g = game("staqs", &[]);
-    for spec in ["random", "greedy", "mcts:iters=30,playout=40"] {
+    for spec in [
+        "random",
+        "greedy",
+        "alphabeta:depth=2",
+        "mcts:iters=30,playout=40",
+    ] {
         let game_with = |seed: u64| {
             let mut players: Vec<Box<dyn Bot>> = (0..2)
                 .map(|i| bots::from_spec(spec, seed * 2 + i).unwrap())
@@ -56,7 +61,7 @@ fn bots_are_deterministic_for_a_seed() {
 #[test]
 fn an_unknown_bot_or_option_lists_what_exists() {
     let err = bots::from_spec("minimax", 0).err().unwrap();
-    assert!(err.contains("random, greedy, mcts"), "{err}");
+    assert!(err.contains("random, greedy, alphabeta, mcts"), "{err}");
     let err = bots::from_spec("mcts:depth=3", 0).err().unwrap();
     assert!(err.contains("unknown option `depth`"), "{err}");
     assert!(err.contains("iters, ms, c, playout"), "{err}");
@@ -84,7 +89,12 @@ fn every_game() -> Vec<(String, rulebook::engine::game::Game)> {
 fn every_bot_plays_every_game_and_player_count() {
     // Short budgets and a ply cap: this is about legality and no panics, not strength.
     for (name, g) in every_game() {
-        for spec in ["random", "greedy", "mcts:iters=16,playout=20"] {
+        for spec in [
+            "random",
+            "greedy",
+            "alphabeta:depth=2",
+            "mcts:iters=16,playout=20",
+        ] {
             let mut players: Vec<Box<dyn Bot>> = (0..g.players.len())
                 .map(|i| bots::from_spec(spec, i as u64).unwrap())
                 .collect();
@@ -107,7 +117,7 @@ fn every_bot_plays_every_game_and_player_count() {
 }
 
 #[test]
-fn mcts_takes_an_immediate_win() {
+fn search_bots_take_an_immediate_win() {
     // The Bounce position of `greedy_takes_an_immediate_win`.
     let g = game("bounce", &[("size", "4")]);
     let mut s = g.start();
@@ -115,11 +125,13 @@ fn mcts_takes_an_immediate_win() {
         let ply = g.parse_ply(&s, text).unwrap();
         g.play(&mut s, &ply);
     }
-    let mut bot = bots::from_spec("mcts:iters=400", 1).unwrap();
-    let ply = bot.choose(&g, &s).unwrap();
-    let mut next = s.clone();
-    g.play(&mut next, &ply);
-    assert_eq!(next.outcome.map(|o| o.winners), Some(vec![0]));
+    for spec in ["mcts:iters=400", "alphabeta:depth=2", "alphabeta:ms=50"] {
+        let mut bot = bots::from_spec(spec, 1).unwrap();
+        let ply = bot.choose(&g, &s).unwrap();
+        let mut next = s.clone();
+        g.play(&mut next, &ply);
+        assert_eq!(next.outcome.map(|o| o.winners), Some(vec![0]), "{spec}");
+    }
 }
 
 #[test]

@@ -1,12 +1,13 @@
 //! The greedy bot: plays out its own turn (every ply of it) and keeps the best position.
 //!
 //! Positions are judged by the end of the game first (a win beats everything, a loss is
-//! worst), then by the game's declared `[eval]` heuristic; ties are broken by the seed.
+//! worst), then by the game's declared `[eval]` heuristic (material when it declares
+//! none); ties are broken by the seed.
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
-use super::Bot;
+use super::{Bot, heuristic};
 use crate::engine::game::{Game, Ply};
 use crate::engine::state::State;
 
@@ -32,7 +33,7 @@ fn value(game: &Game, state: &State, me: u8) -> i64 {
         Some(o) if o.winners.contains(&me) => i64::MAX / 2,
         Some(o) if o.winners.is_empty() => 0,
         Some(_) => i64::MIN / 2,
-        None => game.evaluate(state, me),
+        None => heuristic(game, state, me),
     }
 }
 

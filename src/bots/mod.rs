@@ -3,13 +3,14 @@
 //! Every bot works on any described game through the same small trait, and is
 //! deterministic for a given seed.
 
+pub mod alphabeta;
 pub mod greedy;
 pub mod mcts;
 pub mod random;
 pub mod spec;
 
 use crate::engine::game::{Game, Ply};
-use crate::engine::state::State;
+use crate::engine::state::{NEUTRAL, State};
 
 /// A player program.
 pub trait Bot {
@@ -18,7 +19,7 @@ pub trait Bot {
 }
 
 /// The bots that exist, for help and error messages.
-pub const BOTS: &[&str] = &["random", "greedy", "mcts"];
+pub const BOTS: &[&str] = &["random", "greedy", "alphabeta", "mcts"];
 
 /// Builds a bot from its spec string (`random`, `greedy`, `mcts:iters=2000`), seeded.
 pub fn from_spec(text: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
@@ -32,6 +33,7 @@ pub fn from_spec(text: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
             spec.finish(&[])?;
             Box::new(greedy::GreedyBot::new(seed))
         }
+        "alphabeta" => Box::new(alphabeta::AlphaBetaBot::from_spec(&mut spec, seed)?),
         "mcts" => Box::new(mcts::MctsBot::from_spec(&mut spec, seed)?),
         other => {
             return Err(format!(
@@ -41,4 +43,23 @@ pub fn from_spec(text: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
         }
     };
     Ok(bot)
+}
+
+/// How good a running position is for `me`, for the bots that judge positions: the game's
+/// `[eval]` when it declares one, otherwise material (my pieces against the others', each
+/// opponent weighing as much as me in total).
+pub fn heuristic(game: &Game, state: &State, me: u8) -> i64 {
+    if game.eval.is_some() {
+        return game.evaluate(state, me);
+    }
+    let (mut mine, mut theirs) = (0i64, 0i64);
+    for p in state.stacks.iter().flatten() {
+        if p.owner == me {
+            mine += 1;
+        } else if p.owner != NEUTRAL {
+            theirs += 1;
+        }
+    }
+    let opponents = (game.players.len() as i64 - 1).max(1);
+    mine * opponents - theirs
 }
