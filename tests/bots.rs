@@ -89,17 +89,18 @@ fn every_game() -> Vec<(String, rulebook::engine::game::Game)> {
 fn every_bot_plays_every_game_and_player_count() {
     // Short budgets and a ply cap: this is about legality and no panics, not strength.
     for (name, g) in every_game() {
-        for spec in [
-            "random",
-            "greedy",
-            "alphabeta:depth=2",
-            "mcts:iters=16,playout=20",
-        ] {
+        // VLKNO has over 2000 plies a position: one ply deep is search enough here.
+        let alphabeta = if name == "vlkno" {
+            "alphabeta:depth=1"
+        } else {
+            "alphabeta:depth=2"
+        };
+        for spec in ["random", "greedy", alphabeta, "mcts:iters=16,playout=20"] {
             let mut players: Vec<Box<dyn Bot>> = (0..g.players.len())
                 .map(|i| bots::from_spec(spec, i as u64).unwrap())
                 .collect();
             let mut s = g.start();
-            for _ in 0..40 {
+            for _ in 0..24 {
                 if s.outcome.is_some() {
                     break;
                 }
