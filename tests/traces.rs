@@ -25,7 +25,7 @@ struct Replayed {
 }
 
 /// What differs between two sorted lists, for failure messages.
-fn list_diff(engine: &[String], reference: &[String]) -> String {
+pub(crate) fn list_diff(engine: &[String], reference: &[String]) -> String {
     let only_engine: Vec<&String> = engine.iter().filter(|m| !reference.contains(m)).collect();
     let only_reference: Vec<&String> = reference.iter().filter(|m| !engine.contains(m)).collect();
     format!(
@@ -45,7 +45,7 @@ fn strings(value: &Value) -> Option<Vec<String>> {
 }
 
 /// Replays one trace in the reference; `Err` describes the first disagreement.
-fn replay<R: Reference>(
+pub(crate) fn replay<R: Reference>(
     label: &str,
     seed: u64,
     trace: &[String],
@@ -201,7 +201,7 @@ fn replay<R: Reference>(
 
 /// Self-plays `seeds` games and replays each in the reference; fails with the first few
 /// disagreements.
-fn check_seeds<R: Reference>(
+pub(crate) fn check_seeds<R: Reference>(
     label: &str,
     name: &str,
     game: &Game,
@@ -326,7 +326,12 @@ fn staqs_diagonal_traces_match_reference() {
 }
 
 /// Engine perft against reference perft for depths 1..=max; returns the counts.
-fn compare_perft<R: Reference>(label: &str, game: &Game, start: &R, max: u32) -> Vec<u64> {
+pub(crate) fn compare_perft<R: Reference>(
+    label: &str,
+    game: &Game,
+    start: &R,
+    max: u32,
+) -> Vec<u64> {
     let state = game.start();
     let mut counts = Vec::new();
     for depth in 1..=max {
@@ -351,7 +356,7 @@ fn compare_perft<R: Reference>(label: &str, game: &Game, start: &R, max: u32) ->
 /// Engine perft against reference perft from positions reached in self-play: the first
 /// `k` plies of each seed's trace, for each `k` the game lasts past. Returns how many
 /// positions were compared.
-fn compare_perft_midgame<R: Reference>(
+pub(crate) fn compare_perft_midgame<R: Reference>(
     label: &str,
     game: &Game,
     start: impl Fn() -> R,
