@@ -1,5 +1,5 @@
 //! The command line: argument parsing and the commands `check`, `moves`, `perft`,
-//! `selfplay`, `match` and `play`.
+//! `selfplay`, `match`, `bench` and `play`.
 //!
 //! Each command returns a `Result`; `main` turns errors into a message on stderr and exit
 //! code 1, and treats a closed output pipe as success.
@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use crate::bench;
 use crate::bots::{self, Bot};
 use crate::compile;
 use crate::engine::game::{Game, IllegalPly, Ply};
@@ -98,6 +99,19 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         jobs: usize,
         /// Also writes the results as JSON to this file.
+        #[arg(long, value_name = "FILE")]
+        json: Option<String>,
+    },
+    /// Measures random playouts and MCTS iterations per second on one thread.
+    Bench {
+        #[command(flatten)]
+        game: GameArgs,
+        /// How long to play random playouts (MCTS is then measured for a fifth of it).
+        #[arg(long, default_value_t = 5.0)]
+        seconds: f64,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Also writes the figures as JSON to this file.
         #[arg(long, value_name = "FILE")]
         json: Option<String>,
     },
@@ -323,6 +337,26 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             };
             let report = tournament::run(&g, &settings).map_err(Failure)?;
             write!(out, "{}", report.table())?;
+            if let Some(path) = json {
+                let text = serde_json::to_string_pretty(&report.json())? + "\n";
+                fs::write(&path, text).map_err(|e| Failure(format!("cannot write {path}: {e}")))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Bench {
+            game,
+            seconds,
+            seed,
+            json,
+        } => {
+            let g = load_game(&game.as_ref())?;
+            if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
+                return Err(Failure(format!(
+                    "--seconds must be between 0 and 3600, got {seconds}"
+                )));
+            }
+            let report = bench::run(&g, seconds, seed);
+            write!(out, "{}", report.text())?;
             if let Some(path) = json {
                 let text = serde_json::to_string_pretty(&report.json())? + "\n";
                 fs::write(&path, text).map_err(|e| Failure(format!("cannot write {path}: {e}")))?;

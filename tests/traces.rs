@@ -17,11 +17,11 @@ use crate::reference::{self, Reference};
 const BOUNCE_CAP: u32 = 2000;
 
 /// How one replayed game ended: the winners (or "draw", or "ply cap") and its length.
-struct Replayed {
-    ending: String,
-    plies: usize,
+pub(crate) struct Replayed {
+    pub(crate) ending: String,
+    pub(crate) plies: usize,
     /// Plies whose only choices were forced ones (Bounce removals, STAQS passes).
-    forced: usize,
+    pub(crate) forced: usize,
 }
 
 /// What differs between two sorted lists, for failure messages.

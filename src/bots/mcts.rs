@@ -193,23 +193,25 @@ impl MctsBot {
     }
 }
 
-impl Bot for MctsBot {
-    fn choose(&mut self, game: &Game, state: &State) -> Option<Ply> {
-        let legal = game.legal_plies(state);
-        if legal.len() <= 1 {
-            return legal.into_iter().next();
-        }
+impl MctsBot {
+    /// Searches from `state` within the budget, even when the choice is forced; returns
+    /// the most visited ply and how many iterations were run (`rulebook bench` measures
+    /// the bot with it).
+    pub fn search(&mut self, game: &Game, state: &State) -> (Option<Ply>, u64) {
         let mut tree = vec![Node::new(None, 0, game.players.len())];
+        let mut iterations = 0;
         match self.budget {
             Budget::Iterations(n) => {
                 for _ in 0..n {
                     self.iterate(game, state, &mut tree);
                 }
+                iterations = n;
             }
             Budget::Time(limit) => {
                 let start = Instant::now();
                 while start.elapsed() < limit {
                     self.iterate(game, state, &mut tree);
+                    iterations += 1;
                 }
             }
         }
@@ -223,7 +225,17 @@ impl Bot for MctsBot {
             let (va, ra) = key(a);
             let (vb, rb) = key(b);
             va.cmp(&vb).then(ra.total_cmp(&rb))
-        })?;
-        tree.swap_remove(best).ply
+        });
+        (best.and_then(|b| tree.swap_remove(b).ply), iterations)
+    }
+}
+
+impl Bot for MctsBot {
+    fn choose(&mut self, game: &Game, state: &State) -> Option<Ply> {
+        let legal = game.legal_plies(state);
+        if legal.len() <= 1 {
+            return legal.into_iter().next();
+        }
+        self.search(game, state).0
     }
 }

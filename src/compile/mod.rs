@@ -1131,6 +1131,8 @@ impl Compiler<'_> {
         optional: bool,
     ) -> Result<Part, Box<Diagnostic>> {
         let mut choices = Vec::new();
+        // The names chosen so far in this part.
+        let mut earlier: Vec<u16> = Vec::new();
         for code in choose {
             let b = parser::parse_binding(code.get_ref()).map_err(|e| self.syntax(code, e))?;
             let c = match b {
@@ -1145,15 +1147,20 @@ impl Compiler<'_> {
                         .map(|f| scope.expect(&f, Type::Bool))
                         .transpose()
                         .map_err(|e| self.lang(code, e))?;
+                    let invariant = !dom.reads_any(&earlier)
+                        && !filter.as_ref().is_some_and(|f| f.reads_any(&earlier));
+                    earlier.push(slot);
                     Choice::In {
                         slot,
                         domain: dom,
                         filter,
+                        invariant,
                     }
                 }
                 Binding::Let { var, value } => {
                     let (node, ty) = scope.expr(&value).map_err(|e| self.lang(code, e))?;
                     let slot = scope.bind(&var, ty).map_err(|e| self.lang(code, e))?;
+                    earlier.push(slot);
                     Choice::Let(slot, node)
                 }
                 Binding::Where(cond) => Choice::Where(

@@ -156,6 +156,7 @@ impl Game {
                     journal: &mut journal,
                     me: state.to_move,
                     locals: vec![0; action.frame],
+                    invariant: vec![None; action.parts.iter().map(|p| p.choices.len()).sum()],
                     values: SmallVec::new(),
                     skipped: 0,
                     action: index as u16,
@@ -506,6 +507,9 @@ struct Gen<'a, 's> {
     journal: &'s mut Journal,
     me: u8,
     locals: Vec<i64>,
+    /// The filtered elements of each invariant choice (see [`Choice::In`]), by the
+    /// choice's index counted over all parts; cleared whenever its part is entered.
+    invariant: Vec<Option<super::natives::Elems>>,
     values: SmallVec<[i64; 6]>,
     skipped: u8,
     action: u16,
@@ -522,8 +526,19 @@ impl Gen<'_, '_> {
         eval(node, &c, &mut self.locals)
     }
 
+    /// The index of part `p`'s first choice counted over all parts.
+    fn first_choice(action: &Action, p: usize) -> usize {
+        action.parts[..p].iter().map(|x| x.choices.len()).sum()
+    }
+
     /// Continues from part `p`; returns false once the sink wants no more.
     fn part(&mut self, action: &Action, p: usize) -> bool {
+        if let Some(part) = action.parts.get(p) {
+            let first = Self::first_choice(action, p);
+            for cached in &mut self.invariant[first..first + part.choices.len()] {
+                *cached = None;
+            }
+        }
         if p == action.parts.len() {
             return (self.sink)(Ply {
                 action: self.action,
@@ -541,6 +556,29 @@ impl Gen<'_, '_> {
             }
         }
         self.choice(action, p, 0)
+    }
+
+    /// The elements of `domain` that pass `filter`, with `slot` bound to each in turn.
+    fn filtered(
+        &mut self,
+        domain: &super::program::Domain,
+        slot: u16,
+        filter: Option<&Node>,
+    ) -> super::natives::Elems {
+        let mut elems = super::natives::Elems::new();
+        let c = Ctx {
+            game: self.game,
+            state: self.state,
+            me: self.me,
+        };
+        super::eval::domain(domain, &c, &mut self.locals, &mut elems);
+        if let Some(f) = filter {
+            elems.retain(|e| {
+                self.locals[slot as usize] = *e;
+                eval(f, &c, &mut self.locals) != 0
+            });
+        }
+        elems
     }
 
     fn choice(&mut self, action: &Action, p: usize, i: usize) -> bool {
@@ -567,6 +605,31 @@ impl Gen<'_, '_> {
                 slot,
                 domain,
                 filter,
+                invariant: true,
+            } => {
+                let key = Self::first_choice(action, p) + i;
+                if self.invariant[key].is_none() {
+                    let elems = self.filtered(domain, *slot, filter.as_ref());
+                    self.invariant[key] = Some(elems);
+                }
+                let count = self.invariant[key].as_ref().map_or(0, |e| e.len());
+                for k in 0..count {
+                    let e = self.invariant[key].as_ref().map_or(NONE, |e| e[k]);
+                    self.locals[*slot as usize] = e;
+                    self.values.push(e);
+                    let go_on = self.choice(action, p, i + 1);
+                    self.values.pop();
+                    if !go_on {
+                        return false;
+                    }
+                }
+                true
+            }
+            Choice::In {
+                slot,
+                domain,
+                filter,
+                invariant: false,
             } => {
                 let mut elems = super::natives::Elems::new();
                 let c = Ctx {

@@ -28,7 +28,7 @@ pub struct Mut<'a> {
 }
 
 /// The elements of a collection, filled by a [`SetFn`].
-pub type Elems = SmallVec<[i64; 32]>;
+pub type Elems = SmallVec<[i64; 64]>;
 
 /// A native function: arguments in, one value out.
 pub type NativeFn = fn(&Ctx, &[i64]) -> i64;

@@ -27,6 +27,34 @@ pub enum Node {
     List(Box<[Node]>),
 }
 
+impl Node {
+    /// Whether evaluating this expression may read one of the local `slots`.
+    pub fn reads_any(&self, slots: &[u16]) -> bool {
+        match self {
+            Node::Const(_) | Node::Var(_) => false,
+            Node::Local(i) => slots.contains(i),
+            Node::PlayerVar(_, x) | Node::Not(x) | Node::Neg(x) => x.reads_any(slots),
+            Node::Binary(_, a, b) => a.reads_any(slots) || b.reads_any(slots),
+            Node::If(a, b, c) => a.reads_any(slots) || b.reads_any(slots) || c.reads_any(slots),
+            Node::Call(_, args) | Node::List(args) => args.iter().any(|a| a.reads_any(slots)),
+            Node::Agg(agg) => {
+                agg.domain.reads_any(slots)
+                    || agg.filter.as_ref().is_some_and(|f| f.reads_any(slots))
+                    || agg.body.as_ref().is_some_and(|b| b.reads_any(slots))
+            }
+        }
+    }
+}
+
+impl Domain {
+    /// Whether computing the elements may read one of the local `slots`.
+    pub fn reads_any(&self, slots: &[u16]) -> bool {
+        match self {
+            Domain::Native(_, args) | Domain::List(args) => args.iter().any(|a| a.reads_any(slots)),
+        }
+    }
+}
+
 /// An aggregate over a collection.
 #[derive(Clone, Debug)]
 pub struct Aggregate {
@@ -69,6 +97,11 @@ pub enum Choice {
         slot: u16,
         domain: Domain,
         filter: Option<Node>,
+        /// Set when neither the collection nor the filter reads a name chosen earlier in
+        /// the same part: the position does not change while a part's choices are made,
+        /// so the filtered elements are computed once each time the part is entered
+        /// instead of once per combination of the earlier choices.
+        invariant: bool,
     },
     Let(u16, Node),
     Where(Node),

@@ -33,33 +33,43 @@ fn same(a: &Piece, b: &Piece) -> bool {
     a.kind == b.kind && a.owner == b.owner
 }
 
-/// Floods from `start` and returns the size of its group, marking every member.
+/// Floods from `start` and returns the size of its group, marking every member. The
+/// cells still to visit are kept in a bit set too, so nothing needs clearing per call.
 fn flood(c: &Ctx, start: CellId, dirs: i64, marks: &mut Marks) -> i64 {
     let Some(&like) = c.state.top(start) else {
         return 0;
     };
-    let mut queue = [0 as CellId; MAX_CELLS];
-    let (mut head, mut tail) = (0, 0);
+    let links = &c.game.board.links;
+    let dirs = dirs as u8;
+    let mut pending = Marks::new();
     marks.test_and_set(start as usize);
-    queue[tail] = start;
-    tail += 1;
-    while head < tail {
-        let cell = queue[head];
-        head += 1;
-        for d in 0..8 {
-            if dirs & (1 << d) == 0 {
-                continue;
-            }
-            if let Some(n) = c.game.board.step(cell, d)
+    pending.test_and_set(start as usize);
+    let mut size = 1;
+    let mut word = 0;
+    while word < WORDS {
+        let bits = pending.0[word];
+        if bits == 0 {
+            word += 1;
+            continue;
+        }
+        let cell = word * 64 + bits.trailing_zeros() as usize;
+        pending.0[word] &= bits - 1;
+        let mut todo = dirs;
+        while todo != 0 {
+            let d = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            if let Some(n) = links[cell][d]
                 && c.state.top(n).is_some_and(|p| same(p, &like))
                 && !marks.test_and_set(n as usize)
             {
-                queue[tail] = n;
-                tail += 1;
+                pending.test_and_set(n as usize);
+                size += 1;
+                // A new member below the current word restarts the scan there.
+                word = word.min(n as usize / 64);
             }
         }
     }
-    tail as i64
+    size
 }
 
 /// The size of the group containing `cell` (0 for an empty cell or none).

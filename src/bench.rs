@@ -1,0 +1,155 @@
+//! `rulebook bench`: how fast the interpreter plays a game, measured the way bots use it.
+//!
+//! Random playouts from the start position run on one thread for a fixed time; the figures
+//! are playouts and plies per second, the average game length and how the games ended. A
+//! second, shorter measure runs the MCTS bot from the start position and counts its
+//! iterations per second. Times are wall-clock, so figures vary between runs: report
+//! medians of several.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+use serde_json::{Value, json};
+
+use crate::bots::mcts::{Budget, MctsBot};
+use crate::engine::game::Game;
+
+/// What one benchmark run measured.
+pub struct BenchReport {
+    pub game: String,
+    pub seconds: f64,
+    pub playouts: u64,
+    pub plies: u64,
+    /// How the playouts ended: a winner's name, `draw` or `ply cap`, with counts.
+    pub endings: BTreeMap<String, u64>,
+    pub mcts_iterations: u64,
+    pub mcts_seconds: f64,
+    /// The process's peak resident memory in bytes, where the system tells it.
+    pub peak_memory: Option<u64>,
+}
+
+/// Plays random playouts for `seconds`, then MCTS from the start for a fifth of that
+/// (at least half a second).
+pub fn run(game: &Game, seconds: f64, seed: u64) -> BenchReport {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let limit = Duration::from_secs_f64(seconds.max(0.01));
+    let start = game.start();
+    let clock = Instant::now();
+    let (mut playouts, mut plies) = (0u64, 0u64);
+    let mut endings: BTreeMap<String, u64> = BTreeMap::new();
+    while playouts == 0 || clock.elapsed() < limit {
+        let mut state = start.clone();
+        while state.outcome.is_none() {
+            let mut legal = game.legal_plies(&state);
+            if legal.is_empty() {
+                break;
+            }
+            let i = rng.random_range(0..legal.len() as u64) as usize;
+            game.play(&mut state, &legal.swap_remove(i));
+            plies += 1;
+        }
+        playouts += 1;
+        *endings.entry(ending(game, &state)).or_default() += 1;
+    }
+    let elapsed = clock.elapsed().as_secs_f64();
+
+    let mcts_limit = Duration::from_secs_f64((seconds / 5.0).max(0.5));
+    let mut bot = MctsBot::new(seed, Budget::Time(mcts_limit));
+    let clock = Instant::now();
+    let (_, mcts_iterations) = bot.search(game, &start);
+    let mcts_seconds = clock.elapsed().as_secs_f64();
+
+    BenchReport {
+        game: game.name.clone(),
+        seconds: elapsed,
+        playouts,
+        plies,
+        endings,
+        mcts_iterations,
+        mcts_seconds,
+        peak_memory: peak_memory(),
+    }
+}
+
+/// How a finished playout ended, by name.
+fn ending(game: &Game, state: &crate::engine::state::State) -> String {
+    match &state.outcome {
+        Some(o) if o.reason.is_some() => o.reason.clone().unwrap_or_default(),
+        Some(o) if o.winners.is_empty() => "draw".into(),
+        Some(o) => o
+            .winners
+            .iter()
+            .map(|&p| game.players[p as usize].as_str())
+            .collect::<Vec<_>>()
+            .join("+"),
+        None => "no ply".into(),
+    }
+}
+
+/// The peak resident set size from `/proc/self/status` (Linux only).
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+impl BenchReport {
+    pub fn playouts_per_second(&self) -> f64 {
+        self.playouts as f64 / self.seconds
+    }
+
+    pub fn plies_per_second(&self) -> f64 {
+        self.plies as f64 / self.seconds
+    }
+
+    pub fn mcts_per_second(&self) -> f64 {
+        self.mcts_iterations as f64 / self.mcts_seconds
+    }
+
+    /// The report as text; the last line is `playouts/s N`, for scripts.
+    pub fn text(&self) -> String {
+        let mut s = format!(
+            "{}: {} random playouts in {:.2} s on one thread\n",
+            self.game, self.playouts, self.seconds
+        );
+        s += &format!("plies/s {:.0}\n", self.plies_per_second());
+        s += &format!(
+            "plies per game {:.1}\n",
+            self.plies as f64 / self.playouts as f64
+        );
+        let shares: Vec<String> = self
+            .endings
+            .iter()
+            .map(|(k, n)| format!("{k} {:.1}%", 100.0 * *n as f64 / self.playouts as f64))
+            .collect();
+        s += &format!("endings {}\n", shares.join(", "));
+        s += &format!(
+            "mcts iterations/s {:.0} (from the start, {:.1} s)\n",
+            self.mcts_per_second(),
+            self.mcts_seconds
+        );
+        if let Some(bytes) = self.peak_memory {
+            s += &format!("peak memory {:.1} MiB\n", bytes as f64 / (1024.0 * 1024.0));
+        }
+        s += &format!("playouts/s {:.0}\n", self.playouts_per_second());
+        s
+    }
+
+    /// The same figures as JSON.
+    pub fn json(&self) -> Value {
+        json!({
+            "game": self.game,
+            "seconds": self.seconds,
+            "playouts": self.playouts,
+            "plies": self.plies,
+            "playouts_per_second": self.playouts_per_second(),
+            "plies_per_second": self.plies_per_second(),
+            "endings": self.endings,
+            "mcts_iterations_per_second": self.mcts_per_second(),
+            "peak_memory_bytes": self.peak_memory,
+        })
+    }
+}
