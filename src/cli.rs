@@ -70,12 +70,15 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
-    /// Plays one game of uniformly random legal plies.
+    /// Plays one game between bots (by default uniformly random plies for every seat).
     Selfplay {
         #[command(flatten)]
         game: GameArgs,
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// One bot spec per seat, in seat order, e.g. --bots greedy,mcts:iters=500.
+        #[arg(long, value_name = "SPEC,SPEC,...")]
+        bots: Option<String>,
         /// Ends the game as a draw after this many plies (overrides the file's cap).
         #[arg(long)]
         max_plies: Option<u32>,
@@ -119,8 +122,9 @@ enum Command {
     Play {
         #[command(flatten)]
         game: GameArgs,
-        /// Who plays a seat: human or a bot (random, greedy), e.g. --seat blue=greedy.
-        #[arg(long = "seat", value_name = "NAME=human|BOT")]
+        /// Who plays a seat: human or a bot spec, e.g. --seat blue=mcts:ms=1000 (by
+        /// default the first seat is a person and the others the greedy bot).
+        #[arg(long = "seat", value_name = "NAME=human|SPEC")]
         seats: Vec<String>,
         /// Seeds the bots (default: a random seed, printed at the start).
         #[arg(long)]
@@ -303,6 +307,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
         Command::Selfplay {
             game,
             seed,
+            bots: specs,
             max_plies,
             trace: trace_path,
         } => {
@@ -310,7 +315,25 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             if max_plies.is_some() {
                 g.max_plies = max_plies;
             }
-            let lines = selfplay(&g, &game.game, seed)?;
+            let lines = match specs {
+                None => selfplay(&g, &game.game, seed)?,
+                Some(text) => {
+                    let specs = split_bot_specs(&text);
+                    if specs.len() != g.players.len() {
+                        return Err(Failure(format!(
+                            "--bots needs one spec per seat, in seat order ({}); got {}",
+                            g.players.join(", "),
+                            specs.len()
+                        )));
+                    }
+                    let mut seats = specs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, spec)| bots::from_spec(spec, seat_seed(seed, i)))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    selfplay_with(&g, &game.game, seed, &mut seats, Some(&specs))?
+                }
+            };
             if let Some(path) = trace_path {
                 fs::write(&path, lines.trace.join("\n") + "\n")
                     .map_err(|e| Failure(format!("cannot write the trace {path}: {e}")))?;
@@ -421,14 +444,38 @@ pub struct SelfplayRecord {
 /// Plays one seeded random game and records it; fails if the game file writes two
 /// plies of a position alike.
 pub fn selfplay(game: &Game, file: &str, seed: u64) -> Result<SelfplayRecord, Failure> {
-    let mut bot = bots::random::RandomBot::new(seed);
+    let bot: Box<dyn Bot> = Box::new(bots::random::RandomBot::new(seed));
+    selfplay_with(game, file, seed, &mut [bot], None)
+}
+
+/// The seed of the bot in seat `seat` when a game is played from `seed`.
+pub fn seat_seed(seed: u64, seat: usize) -> u64 {
+    seed.wrapping_add((seat as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+}
+
+/// Plays one game with a bot per seat (or one bot for every seat, when `seats` holds
+/// one) and records it; `specs` are the bots' specs for the trace's header.
+pub fn selfplay_with(
+    game: &Game,
+    file: &str,
+    seed: u64,
+    seats: &mut [Box<dyn Bot>],
+    specs: Option<&[String]>,
+) -> Result<SelfplayRecord, Failure> {
+    if seats.is_empty() {
+        return Err(Failure("a game needs at least one bot to play it".into()));
+    }
     let mut state = game.start();
     let mut record = SelfplayRecord {
-        trace: vec![trace::header(game, file, seed)],
+        trace: vec![trace::header(game, file, seed, specs)],
         moves: Vec::new(),
     };
     let mut index = 0;
-    while let Some(ply) = bot.choose(game, &state) {
+    loop {
+        let seat = (state.to_move as usize).min(seats.len() - 1);
+        let Some(ply) = seats[seat].choose(game, &state) else {
+            break;
+        };
         let legal = game.legal_with_notation(&state);
         game.check_notation(&legal)
             .map_err(|e| Failure(format!("{file}: after {index} plies: {e}")))?;

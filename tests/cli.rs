@@ -352,3 +352,106 @@ fn play_between_two_bots_ends_with_the_result() {
             .pass_stdin("")
     );
 }
+
+#[test]
+fn selfplay_with_bots_per_seat_is_reproducible_and_names_them_in_the_trace() {
+    let dir = std::env::temp_dir().join(format!("rulebook-bots-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |name: &str| {
+        let trace = dir.join(name);
+        let out = rulebook()
+            .args(["selfplay", "games/staqs.toml", "--seed", "4"])
+            .args(["--bots", "greedy,mcts:iters=50,c=1.0", "--trace"])
+            .arg(&trace)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.stdout, std::fs::read_to_string(trace).unwrap())
+    };
+    let (first, trace) = run("a.jsonl");
+    let (second, _) = run("b.jsonl");
+    assert_eq!(first, second, "same seed and bots, same game");
+    let header: serde_json::Value = serde_json::from_str(trace.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        header["bots"],
+        serde_json::json!(["greedy", "mcts:iters=50,c=1.0"])
+    );
+}
+
+#[test]
+fn selfplay_bots_must_match_the_seats() {
+    let out = rulebook()
+        .args(["selfplay", "games/staqs.toml", "--bots", "greedy"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("one spec per seat, in seat order (blue, white); got 1"),
+        "{stderr}"
+    );
+    let out = rulebook()
+        .args(["selfplay", "games/staqs.toml", "--bots", "greedy,wizard"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("unknown bot `wizard`; bots: random, greedy, alphabeta, mcts"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bench_reports_every_figure_and_ends_with_playouts_per_second() {
+    let json = std::env::temp_dir().join(format!("rulebook-bench-{}.json", std::process::id()));
+    let out = rulebook()
+        .args(["bench", "games/sight.toml", "--seconds", "0.2", "--json"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for figure in [
+        "plies/s ",
+        "plies per game ",
+        "endings ",
+        "mcts iterations/s ",
+    ] {
+        assert!(text.contains(figure), "no `{figure}` in:\n{text}");
+    }
+    let last = text.lines().last().unwrap();
+    let n: f64 = last
+        .strip_prefix("playouts/s ")
+        .unwrap_or_else(|| panic!("last line: {last}"))
+        .parse()
+        .unwrap();
+    assert!(n > 0.0);
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(report["playouts"].as_u64().unwrap() > 0);
+    // Every playout ended by the rules: the shares are of black and white wins only.
+    let endings = report["endings"].as_object().unwrap();
+    assert!(
+        endings.keys().all(|k| k == "black" || k == "white"),
+        "{endings:?}"
+    );
+}
+
+#[test]
+fn bench_refuses_a_nonsense_duration() {
+    let out = rulebook()
+        .args(["bench", "games/sight.toml", "--seconds", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--seconds must be between 0 and 3600"));
+}

@@ -18,6 +18,11 @@ pub trait Bot {
     fn choose(&mut self, game: &Game, state: &State) -> Option<Ply>;
 }
 
+/// The bot that takes the seats nobody named in `rulebook play`: it answers at once on
+/// every game, is deterministic for a seed, and beats random play in every shipped game
+/// (docs/bots.md has the figures).
+pub const DEFAULT_OPPONENT: &str = "greedy";
+
 /// The bots that exist, for help and error messages.
 pub const BOTS: &[&str] = &["random", "greedy", "alphabeta", "mcts"];
 

@@ -17,6 +17,9 @@ struct Header<'a> {
     players: &'a [String],
     params: BTreeMap<&'a str, serde_json::Value>,
     seed: u64,
+    /// The bot spec of each seat, when the game was not played by random plies alone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bots: Option<&'a [String]>,
 }
 
 #[derive(Serialize)]
@@ -40,8 +43,8 @@ struct EndLine<'a> {
     end: End<'a>,
 }
 
-/// The header line.
-pub fn header(game: &Game, file: &str, seed: u64) -> String {
+/// The header line; `bots` names the seats' bots, if any were given.
+pub fn header(game: &Game, file: &str, seed: u64, bots: Option<&[String]>) -> String {
     let params = game
         .params
         .iter()
@@ -58,6 +61,7 @@ pub fn header(game: &Game, file: &str, seed: u64) -> String {
         game: &game.name,
         file,
         players: &game.players,
+        bots,
         params,
         seed,
     })

@@ -17,14 +17,17 @@ enum Seat {
 }
 
 /// Plays one game on stdin/stdout. `seats` are `NAME=human|BOT` settings; by default the
-/// first player is a person and the others are random bots.
+/// first player is a person and the others are [`bots::DEFAULT_OPPONENT`].
 pub fn run(game: &Game, seats: &[String], seed: u64, out: &mut impl Write) -> Result<(), Failure> {
     let mut players: Vec<Seat> = Vec::new();
     for (i, _) in game.players.iter().enumerate() {
         players.push(if i == 0 {
             Seat::Human
         } else {
-            Seat::Bot(bots::from_spec("random", seed.wrapping_add(i as u64))?)
+            Seat::Bot(bots::from_spec(
+                bots::DEFAULT_OPPONENT,
+                seed.wrapping_add(i as u64),
+            )?)
         });
     }
     for s in seats {
