@@ -1,8 +1,9 @@
 //! Bots: deterministic for a seed, and the greedy bot takes a win it can see.
 
+use rulebook::bots::greedy::GreedyBot;
 use rulebook::bots::{self, Bot};
 
-use crate::common::game;
+use crate::common::{game, set_stack};
 
 #[test]
 fn greedy_takes_an_immediate_win() {
@@ -173,4 +174,33 @@ fn bot_lists_split_on_commas_but_keep_options_together() {
         ["mcts:iters=500,c=2", "random", "greedy"]
     );
     assert_eq!(split_bot_specs("random,random"), ["random", "random"]);
+}
+
+#[test]
+fn greedy_searches_its_own_turn_only_when_the_opponent_must_pass() {
+    // Splut!, south's first turn (one step). North has only a sorcerer, boxed in on its
+    // tip by a rock: it has no step, so its turn passes and south moves again. Greedy must
+    // still look at south's one-step turn alone, not at the turns after the pass.
+    let g = game("splut", &[]);
+    let mut s = g.start();
+    for stack in &mut s.stacks {
+        stack.clear();
+    }
+    set_stack(&g, &mut s, "c3", &[("sorcerer", "south")]);
+    set_stack(&g, &mut s, "e5", &[("troll", "south")]);
+    set_stack(&g, &mut s, "e9", &[("sorcerer", "north")]);
+    set_stack(&g, &mut s, "e8", &[("rock", "")]);
+    let turn_plies = g.legal_plies(&s).len();
+    assert!(turn_plies > 4, "south has a real choice: {turn_plies}");
+    let mut bot = GreedyBot::new(1);
+    let ply = bot.choose(&g, &s).expect("south can move");
+    assert_eq!(
+        bot.positions_seen(),
+        turn_plies,
+        "one step, one position per ply"
+    );
+    let mut next = s.clone();
+    g.play(&mut next, &ply);
+    assert_eq!(g.players[next.to_move as usize], "south", "north passed");
+    assert_eq!(next.turn, 3, "south's second turn");
 }

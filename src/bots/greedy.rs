@@ -17,13 +17,22 @@ const NODE_BUDGET: usize = 200_000;
 /// Looks ahead to the end of its own turn and maximises the evaluation.
 pub struct GreedyBot {
     rng: Xoshiro256PlusPlus,
+    /// How many positions the last decision looked at.
+    seen: usize,
 }
 
 impl GreedyBot {
     pub fn new(seed: u64) -> GreedyBot {
         GreedyBot {
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            seen: 0,
         }
+    }
+
+    /// How many positions the last decision looked at: every position reachable within
+    /// the turn, unless the budget ran out.
+    pub fn positions_seen(&self) -> usize {
+        self.seen
     }
 }
 
@@ -37,9 +46,11 @@ fn value(game: &Game, state: &State, me: u8) -> i64 {
     }
 }
 
-/// The best value `me` can reach by the end of its current turn.
-fn best_in_turn(game: &Game, state: &State, me: u8, budget: &mut usize) -> i64 {
-    if state.outcome.is_some() || state.to_move != me || *budget == 0 {
+/// The best value `me` can reach by the end of its current turn, `turn`. The turn number,
+/// not the player to move, says when the turn is over: when every opponent is stuck and
+/// passes, `me` moves again, but in a later turn that this bot does not search.
+fn best_in_turn(game: &Game, state: &State, me: u8, turn: u32, budget: &mut usize) -> i64 {
+    if state.outcome.is_some() || state.turn != turn || *budget == 0 {
         return value(game, state, me);
     }
     let mut best = i64::MIN;
@@ -47,7 +58,7 @@ fn best_in_turn(game: &Game, state: &State, me: u8, budget: &mut usize) -> i64 {
         *budget = budget.saturating_sub(1);
         let mut next = state.clone();
         game.play(&mut next, &ply);
-        best = best.max(best_in_turn(game, &next, me, budget));
+        best = best.max(best_in_turn(game, &next, me, turn, budget));
     }
     best
 }
@@ -58,18 +69,21 @@ impl Bot for GreedyBot {
         let mut budget = NODE_BUDGET;
         let mut best: Vec<Ply> = Vec::new();
         let mut best_value = i64::MIN;
-        for ply in game.legal_plies(state) {
+        let legal = game.legal_plies(state);
+        for ply in &legal {
+            budget = budget.saturating_sub(1);
             let mut next = state.clone();
-            game.play(&mut next, &ply);
-            let v = best_in_turn(game, &next, me, &mut budget);
+            game.play(&mut next, ply);
+            let v = best_in_turn(game, &next, me, state.turn, &mut budget);
             if v > best_value {
                 best_value = v;
                 best.clear();
             }
             if v == best_value {
-                best.push(ply);
+                best.push(ply.clone());
             }
         }
+        self.seen = NODE_BUDGET - budget;
         if best.is_empty() {
             return None;
         }
