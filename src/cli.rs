@@ -1,5 +1,5 @@
 //! The command line: argument parsing and the commands `check`, `moves`, `perft`,
-//! `selfplay`, `match`, `bench` and `play`.
+//! `selfplay`, `match`, `bench`, `replay` and `play`.
 //!
 //! Each command returns a `Result`; `main` turns errors into a message on stderr and exit
 //! code 1, and treats a closed output pipe as success.
@@ -16,6 +16,7 @@ use crate::compile;
 use crate::engine::game::{Game, IllegalPly, Ply};
 use crate::engine::state::State;
 use crate::record::trace;
+use crate::record::transcript::Transcript;
 use crate::render::board::render;
 use crate::repl;
 use crate::spec;
@@ -85,6 +86,9 @@ enum Command {
         /// Writes a JSON Lines trace of the game to this file.
         #[arg(long, value_name = "FILE")]
         trace: Option<String>,
+        /// Writes the game as a transcript (the format `play` saves) to this file.
+        #[arg(long, value_name = "FILE")]
+        transcript: Option<String>,
     },
     /// Plays many games between bots, seats rotated, and prints a table of results.
     Match {
@@ -118,10 +122,25 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         json: Option<String>,
     },
+    /// Checks a transcript ply by ply and prints the positions it went through.
+    Replay {
+        /// A transcript written by `play` (`save`), `selfplay --transcript` or `match
+        /// --transcripts`.
+        file: String,
+        /// Draws the board after every ply, not only at the end.
+        #[arg(long)]
+        board: bool,
+    },
     /// Plays a game in the terminal, against people or bots.
     Play {
         #[command(flatten)]
         game: GameArgs,
+        /// Names a seat's player, e.g. --name red=Ada.
+        #[arg(long = "name", value_name = "NAME=TEXT")]
+        names: Vec<String>,
+        /// Resumes the game saved in a transcript.
+        #[arg(long, value_name = "FILE")]
+        load: Option<String>,
         /// Who plays a seat: human or a bot spec, e.g. --seat blue=mcts:ms=1000 (by
         /// default the first seat is a person and the others the greedy bot).
         #[arg(long = "seat", value_name = "NAME=human|SPEC")]
@@ -310,6 +329,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             bots: specs,
             max_plies,
             trace: trace_path,
+            transcript,
         } => {
             let mut g = load_game(&game.as_ref())?;
             if max_plies.is_some() {
@@ -337,6 +357,10 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             if let Some(path) = trace_path {
                 fs::write(&path, lines.trace.join("\n") + "\n")
                     .map_err(|e| Failure(format!("cannot write the trace {path}: {e}")))?;
+            }
+            if let Some(path) = transcript {
+                fs::write(&path, lines.transcript.to_text())
+                    .map_err(|e| Failure(format!("cannot write the transcript {path}: {e}")))?;
             }
             for l in &lines.moves {
                 writeln!(out, "{l}")?;
@@ -386,10 +410,26 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Play { game, seats, seed } => {
+        Command::Play {
+            game,
+            names,
+            load,
+            seats,
+            seed,
+        } => {
             let g = load_game(&game.as_ref())?;
-            let seed = seed.unwrap_or_else(rand::random);
-            repl::run(&g, &seats, seed, out)?;
+            let options = repl::Options {
+                file: game.game.clone(),
+                seats,
+                names,
+                seed: seed.unwrap_or_else(rand::random),
+                load,
+            };
+            repl::run(g, &options, out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Replay { file, board } => {
+            replay(&file, board, out)?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -439,6 +479,7 @@ pub fn perft(game: &Game, state: &State, depth: u32) -> u64 {
 pub struct SelfplayRecord {
     pub trace: Vec<String>,
     pub moves: Vec<String>,
+    pub transcript: Transcript,
 }
 
 /// Plays one seeded random game and records it; fails if the game file writes two
@@ -466,9 +507,23 @@ pub fn selfplay_with(
         return Err(Failure("a game needs at least one bot to play it".into()));
     }
     let mut state = game.start();
+    let mut transcript = Transcript::new(game, file, seed);
+    transcript.seats = game
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let spec = match specs {
+                Some(specs) => specs[i.min(specs.len() - 1)].clone(),
+                None => "random".to_string(),
+            };
+            (p.clone(), spec)
+        })
+        .collect();
     let mut record = SelfplayRecord {
         trace: vec![trace::header(game, file, seed, specs)],
         moves: Vec::new(),
+        transcript,
     };
     let mut index = 0;
     loop {
@@ -486,16 +541,64 @@ pub fn selfplay_with(
         record
             .moves
             .push(format!("{:>4}. {player} {text}", index + 1));
+        record.transcript.push(game, &state, &text);
         game.play(&mut state, &ply);
         index += 1;
     }
     if let Some(outcome) = &state.outcome {
         record.trace.push(trace::end(game, outcome));
     }
+    record.transcript.result = Transcript::result_of(game, &state);
     record
         .moves
         .push(render(game, &state).trim_end().to_string());
     Ok(record)
+}
+
+/// Checks a transcript against its game file and prints the positions: the final one, or
+/// every one with `board`. A line that does not fit is an error naming it.
+pub fn replay(path: &str, board: bool, out: &mut impl Write) -> Result<(), Failure> {
+    let text = fs::read_to_string(path).map_err(|e| Failure(format!("cannot read {path}: {e}")))?;
+    let t = Transcript::parse(&text).map_err(|e| Failure(format!("{path}: {e}")))?;
+    let params: Vec<String> = t.params.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    let game = load_game(&GameArgsRef {
+        game: &t.file,
+        params: &params,
+    })
+    .map_err(|e| Failure(format!("{path}: the game file `{}`: {}", t.file, e.0)))?;
+    let mut shown = String::new();
+    let state = t
+        .replay(&game, |entry, state| {
+            if board {
+                shown.push_str(&format!(
+                    "{}. {} {}\n{}\n",
+                    entry.turn,
+                    entry.player,
+                    entry.ply,
+                    render(&game, state)
+                ));
+            }
+        })
+        .map_err(|e| Failure(format!("{path}: {e}")))?;
+    out.write_all(shown.as_bytes())?;
+    let result = Transcript::result_of(&game, &state);
+    let resigned = t.result.ends_with(" resigned)") && state.outcome.is_none();
+    if !resigned && result != t.result {
+        return Err(Failure(format!(
+            "{path}: the header says `result: {}`, but the plies lead to `{result}`",
+            t.result
+        )));
+    }
+    if !board {
+        write!(out, "{}", render(&game, &state))?;
+    }
+    writeln!(
+        out,
+        "{path}: {} plies replayed, result: {}",
+        t.plies.len(),
+        t.result
+    )?;
+    Ok(())
 }
 
 /// Plays a few short seeded random games to catch what loading cannot: two plies written

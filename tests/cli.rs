@@ -4,6 +4,25 @@ use std::process::Command;
 
 use insta_cmd::assert_cmd_snapshot;
 
+/// Runs a command with `input` on its stdin and collects its output.
+fn with_stdin(cmd: &mut Command, input: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
 fn rulebook() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_rulebook"));
     cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
@@ -454,4 +473,151 @@ fn bench_refuses_a_nonsense_duration() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--seconds must be between 0 and 3600"));
+}
+
+#[test]
+fn a_scripted_bounce_session_lists_refuses_plays_undoes_hints_and_saves() {
+    let saved = "target/scripted-bounce-session.txt";
+    let _ = std::fs::remove_file(saved);
+    assert_cmd_snapshot!(
+        rulebook()
+            .args([
+                "play",
+                "games/bounce.toml",
+                "--seat",
+                "blue=random",
+                "--seed",
+                "1"
+            ])
+            .pass_stdin(format!(
+                "moves\nzz9\nb1-a1\nundo\nhint\nsave {saved}\nquit\n"
+            ))
+    );
+    // What was saved is the game after `undo`: nothing played, and replay accepts it.
+    assert_cmd_snapshot!(rulebook().args(["replay", saved]));
+}
+
+#[test]
+fn a_session_can_be_saved_loaded_and_resumed() {
+    let saved = "target/resumed-staqs-session.txt";
+    let _ = std::fs::remove_file(saved);
+    let out = with_stdin(
+        rulebook()
+            .args([
+                "play",
+                "games/staqs.toml",
+                "--seat",
+                "white=greedy",
+                "--seed",
+                "2",
+            ])
+            .args(["--name", "blue=Ada"]),
+        &format!("c3\n1\nhistory\nsave {saved}\nquit\n"),
+    );
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(saved).unwrap();
+    assert!(
+        text.contains("seat white: greedy\nname blue: Ada\n"),
+        "{text}"
+    );
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.starts_with(char::is_numeric))
+            .count(),
+        4
+    );
+    // Resumed: the history goes on from the four plies, and undo reaches back into them.
+    let out = with_stdin(
+        rulebook().args(["play", "games/staqs.toml", "--seed", "2", "--load", saved]),
+        "history\nundo\nhistory\nquit\nno\n",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("loaded {saved}: 4 plies")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("Ada (blue)> ") || !stdout.contains("> "),
+        "no prompts on a pipe"
+    );
+    let histories: Vec<&str> = stdout.matches("1. blue c3").collect();
+    assert_eq!(histories.len(), 2, "{stdout}");
+}
+
+#[test]
+fn replay_names_the_line_of_a_bad_transcript() {
+    let dir = std::env::temp_dir().join(format!("rulebook-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(
+        &bad,
+        "# rulebook transcript\ngame: STAQS\nfile: games/staqs.toml\nparam diagonal_steps: false\n\
+         seed: 0\nresult: unfinished\n\n1. blue c3\n2. white c3\n",
+    )
+    .unwrap();
+    let out = rulebook().arg("replay").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("bad.txt: line 9: `c3` is not legal here; closest legal plies:"),
+        "{stderr}"
+    );
+    std::fs::write(
+        &bad,
+        "# rulebook transcript\ngame: STAQS\nfile: games/staqs.toml\nwho: me\n",
+    )
+    .unwrap();
+    let out = rulebook().arg("replay").arg(&bad).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("bad.txt: line 4: unknown header key `who`"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn seeded_bot_game_transcripts_replay_to_their_result() {
+    let cases: &[(&str, &[&str], &str)] = &[
+        ("bounce", &["--param", "size=6"], "greedy,random"),
+        ("staqs", &[], "greedy,mcts:iters=50"),
+        ("vlkno", &[], "random,greedy"),
+        ("sight", &[], "alphabeta:depth=2,greedy"),
+        ("splut", &[], "greedy,random"),
+        ("splut", &["--param", "players=3"], "greedy,random,random"),
+        (
+            "splut",
+            &["--param", "players=4"],
+            "random,greedy,random,greedy",
+        ),
+    ];
+    for (i, (name, params, bots)) in cases.iter().enumerate() {
+        let path = format!("target/transcript-{name}-{i}.txt");
+        let out = rulebook()
+            .args(["selfplay", &format!("games/{name}.toml"), "--seed", "3"])
+            .args(*params)
+            .args(["--bots", bots, "--transcript", &path])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        insta::assert_snapshot!(format!("transcript_{name}_{i}"), text);
+        let out = rulebook().args(["replay", &path]).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{path}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let result = text
+            .lines()
+            .find_map(|l| l.strip_prefix("result: "))
+            .unwrap();
+        assert!(
+            String::from_utf8_lossy(&out.stdout).ends_with(&format!("result: {result}\n")),
+            "{path}"
+        );
+    }
 }

@@ -74,6 +74,15 @@ impl MctsBot {
     }
 }
 
+/// The ply a search recommends and why: how often it was tried and the mean reward the
+/// player to move got through it (1 = a win every time).
+#[derive(Clone, Debug)]
+pub struct Advice {
+    pub ply: Ply,
+    pub visits: u32,
+    pub score: f64,
+}
+
 /// One node of the tree: the ply that leads to it, its statistics and its children.
 struct Node {
     ply: Option<Ply>,
@@ -195,9 +204,9 @@ impl MctsBot {
 
 impl MctsBot {
     /// Searches from `state` within the budget, even when the choice is forced; returns
-    /// the most visited ply and how many iterations were run (`rulebook bench` measures
-    /// the bot with it).
-    pub fn search(&mut self, game: &Game, state: &State) -> (Option<Ply>, u64) {
+    /// the most visited ply with its statistics, and how many iterations were run
+    /// (`rulebook bench` measures the bot with it, the REPL's `hint` explains itself).
+    pub fn search(&mut self, game: &Game, state: &State) -> (Option<Advice>, u64) {
         let mut tree = vec![Node::new(None, 0, game.players.len())];
         let mut iterations = 0;
         match self.budget {
@@ -226,7 +235,13 @@ impl MctsBot {
             let (vb, rb) = key(b);
             va.cmp(&vb).then(ra.total_cmp(&rb))
         });
-        (best.and_then(|b| tree.swap_remove(b).ply), iterations)
+        let advice = best.and_then(|b| {
+            let node = tree.swap_remove(b);
+            let visits = node.visits;
+            let score = node.rewards[me] / visits.max(1) as f64;
+            node.ply.map(|ply| Advice { ply, visits, score })
+        });
+        (advice, iterations)
     }
 }
 
@@ -236,6 +251,6 @@ impl Bot for MctsBot {
         if legal.len() <= 1 {
             return legal.into_iter().next();
         }
-        self.search(game, state).0
+        self.search(game, state).0.map(|a| a.ply)
     }
 }

@@ -1,3 +1,5 @@
-//! Records of games: the JSON Lines trace written by `selfplay --trace`.
+//! Records of games: the JSON Lines trace written by `selfplay --trace`, and the
+//! plain-text transcripts that `play` saves and `replay` checks.
 
 pub mod trace;
+pub mod transcript;

@@ -1,142 +1,736 @@
 //! The interactive loop behind `rulebook play`: the board, the legal plies, a ply read
-//! from the user or chosen by a bot, until the game ends.
+//! from a person or chosen by a bot, and the commands around them (undo, hints, saving...).
 //!
-//! Input is read line by line, so a piped script drives it the same as a person does.
+//! Input comes from a line editor on a terminal and from plain lines on a pipe, so a
+//! piped script drives a session exactly as a person does, without prompts or colours.
+//! No input ends a session by accident: a bad line gets a message, and leaving an unsaved
+//! game asks first.
 
-use std::io::{self, BufRead, IsTerminal, Write};
+pub mod commands;
+mod input;
 
+use std::cell::RefCell;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::rc::Rc;
+
+use crate::bots::mcts::{Budget, MctsBot};
 use crate::bots::{self, Bot};
-use crate::cli::Failure;
-use crate::engine::game::Game;
+use crate::cli::{Failure, GameArgsRef, load_game};
+use crate::engine::game::{Game, normalize};
+use crate::engine::state::State;
+use crate::record::transcript::{Entry, Transcript};
 use crate::render::board::{render_styled, use_colour};
+use input::{Input, Line};
 
-/// Who plays a seat.
-enum Seat {
-    Human,
-    Bot(Box<dyn Bot>),
+/// How a session starts.
+pub struct Options {
+    /// The game file as the user gave it (written into saved transcripts).
+    pub file: String,
+    /// `NAME=human|SPEC` for the seats the user chose.
+    pub seats: Vec<String>,
+    /// `NAME=TEXT` names for seats.
+    pub names: Vec<String>,
+    pub seed: u64,
+    /// A transcript to resume.
+    pub load: Option<String>,
 }
 
-/// Plays one game on stdin/stdout. `seats` are `NAME=human|BOT` settings; by default the
-/// first player is a person and the others are [`bots::DEFAULT_OPPONENT`].
-pub fn run(game: &Game, seats: &[String], seed: u64, out: &mut impl Write) -> Result<(), Failure> {
-    let mut players: Vec<Seat> = Vec::new();
-    for (i, _) in game.players.iter().enumerate() {
-        players.push(if i == 0 {
-            Seat::Human
-        } else {
-            Seat::Bot(bots::from_spec(
-                bots::DEFAULT_OPPONENT,
-                seed.wrapping_add(i as u64),
-            )?)
-        });
+/// How many playouts `hint` asks of the MCTS bot.
+const HINT_PLAYOUTS: u64 = 1000;
+
+/// Above this many legal plies, `moves` groups them by where they start.
+const GROUP_ABOVE: usize = 24;
+
+/// A game being played: the positions so far, who sits where, and what can be redone.
+struct Session {
+    game: Game,
+    file: String,
+    seed: u64,
+    /// `human` or a bot spec, per seat.
+    seats: Vec<String>,
+    bots: Vec<Option<Box<dyn Bot>>>,
+    names: Vec<Option<String>>,
+    /// The position before each ply, then the current one: never empty.
+    states: Vec<State>,
+    plies: Vec<Entry>,
+    /// Plies taken back by `undo`, the next to redo last.
+    redo: Vec<Entry>,
+    /// The player who resigned, if one did.
+    resigned: Option<u8>,
+    /// Whether the game has changed since it was started, loaded or saved.
+    dirty: bool,
+}
+
+/// Plays games on stdin/stdout until the user leaves or the input ends. By default the
+/// first seat is a person and the others are [`bots::DEFAULT_OPPONENT`].
+pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Failure> {
+    let mut session = Session::new(game, options)?;
+    if let Some(path) = &options.load {
+        let text = session.load(path).map_err(Failure)?;
+        writeln!(out, "{text}")?;
     }
-    for s in seats {
-        let (name, spec) = s
-            .split_once('=')
-            .ok_or_else(|| Failure(format!("--seat expects NAME=human|BOT, got `{s}`")))?;
-        let index = game
-            .players
-            .iter()
-            .position(|p| p == name.trim())
-            .ok_or_else(|| {
-                Failure(format!(
-                    "no player `{}` in {}; players: {}",
-                    name.trim(),
-                    game.name,
-                    game.players.join(", ")
-                ))
-            })?;
-        players[index] = match spec.trim() {
-            "human" => Seat::Human,
-            bot => Seat::Bot(bots::from_spec(bot, seed.wrapping_add(index as u64))?),
-        };
-    }
+    let plies = Rc::new(RefCell::new(Vec::new()));
+    let mut input = Input::open(Rc::clone(&plies));
+    let colour = input.interactive() && use_colour();
     writeln!(
         out,
-        "{} (seed {seed}). Type a ply, `moves`, `board`, `help` or `quit`.",
-        game.name
+        "{} (seed {}). Type a ply, `moves`, `help` or `quit`.",
+        session.game.name, session.seed
     )?;
-    let mut state = game.start();
-    let stdin = io::stdin();
-    // Prompts are for people: a piped script gets the answers only.
-    let prompt = stdin.is_terminal();
-    let mut lines = stdin.lock().lines();
     let mut show_board = true;
-    let colour = use_colour();
-    let render = |state: &_| render_styled(game, state, colour);
-    while state.outcome.is_none() {
-        let me = state.to_move as usize;
-        if let Seat::Bot(bot) = &mut players[me] {
-            let Some(ply) = bot.choose(game, &state) else {
-                break;
-            };
-            writeln!(
+    let mut announced_end = false;
+    loop {
+        if !session.over() {
+            announced_end = false;
+            let me = session.state().to_move as usize;
+            if session.bots[me].is_some() {
+                // A person's ply is shown before the bots answer it.
+                if show_board && !session.plies.is_empty() && !session.last_by_bot() {
+                    write!(
+                        out,
+                        "\n{}",
+                        render_styled(&session.game, session.state(), colour)
+                    )?;
+                }
+                let text = session.bot_ply(me).map_err(Failure)?;
+                writeln!(out, "{} plays {text}", session.who(me))?;
+                show_board = true;
+                continue;
+            }
+        }
+        if show_board || (session.over() && !announced_end) {
+            write!(
                 out,
-                "{} plays {}",
-                game.players[me],
-                game.notation(&state, &ply)
+                "\n{}",
+                render_styled(&session.game, session.state(), colour)
             )?;
-            game.play(&mut state, &ply);
-            show_board = true;
-            continue;
-        }
-        if show_board {
-            write!(out, "\n{}", render(&state))?;
+            if let Some(r) = session.resigned {
+                writeln!(out, "{} resigned", session.who(r as usize))?;
+            }
             show_board = false;
+            announced_end = session.over();
         }
-        if prompt {
-            write!(out, "{}> ", game.players[me])?;
-            out.flush()?;
-        }
-        let Some(line) = lines.next() else {
-            writeln!(out, "\nend of input: game left unfinished")?;
-            return Ok(());
-        };
-        let line = line?;
-        let input = line.trim();
-        let legal = game.legal_with_notation(&state);
-        match input {
-            "" => {}
-            "quit" | "exit" => {
-                writeln!(out, "game left unfinished")?;
+        *plies.borrow_mut() = session.legal_texts();
+        let prompt = session.prompt();
+        let line = match input.read(&prompt) {
+            Line::Text(line) => line,
+            Line::Cancelled => continue,
+            Line::End => {
+                if input.interactive() && session.dirty {
+                    writeln!(out)?;
+                    if !offer_to_save(&mut session, &mut input, out)? {
+                        continue;
+                    }
+                } else if session.dirty && session.over() {
+                    writeln!(out, "\nend of input; the game was not saved")?;
+                } else if session.dirty {
+                    writeln!(out, "\nend of input: game left unfinished, not saved")?;
+                }
                 return Ok(());
             }
-            "help" => writeln!(
-                out,
-                "Type a ply as listed by `moves` (or its number). Commands: moves, board, rules, quit."
-            )?,
-            "board" => show_board = true,
-            "rules" => writeln!(out, "{}", game.rules.trim_end())?,
-            "moves" => {
-                for (i, (text, _)) in legal.iter().enumerate() {
-                    writeln!(out, "{:>4}. {text}", i + 1)?;
+        };
+        let (word, rest) = split_command(&line);
+        match word {
+            "" => {}
+            "quit" | "exit" => {
+                if session.dirty && !offer_to_save(&mut session, &mut input, out)? {
+                    continue;
                 }
+                return Ok(());
             }
             _ => {
-                let chosen = match input.parse::<usize>() {
-                    Ok(n) if (1..=legal.len()).contains(&n) => Ok(legal[n - 1].1.clone()),
-                    Ok(n) => Err(format!(
-                        "there is no ply number {n}; `moves` lists {}",
-                        legal.len()
-                    )),
-                    Err(_) => game.parse_ply(&state, input).map_err(|e| {
-                        format!(
-                            "`{}` is not a legal ply here; closest: {}",
-                            e.text,
-                            e.closest.join(", ")
-                        )
-                    }),
-                };
-                match chosen {
-                    Ok(ply) => {
-                        game.play(&mut state, &ply);
-                        show_board = true;
-                    }
-                    Err(msg) => writeln!(out, "{msg}")?,
-                }
+                let reply = session.command(word, rest, &line);
+                write!(out, "{}", reply.text)?;
+                show_board |= reply.show_board;
             }
         }
     }
-    write!(out, "\n{}", render(&state))?;
-    Ok(())
+}
+
+/// Asks whether to save before leaving; false when the user changed their mind.
+fn offer_to_save(
+    session: &mut Session,
+    input: &mut Input,
+    out: &mut impl Write,
+) -> Result<bool, Failure> {
+    loop {
+        writeln!(
+            out,
+            "The game has not been saved. Type a file name to save it, `no` to leave without \
+             saving, or `back` to go on playing."
+        )?;
+        match input.read("save to> ") {
+            Line::Text(answer) => match answer.trim() {
+                "no" | "n" => return Ok(true),
+                "back" | "" => return Ok(false),
+                path => match session.save(path) {
+                    Ok(msg) => {
+                        writeln!(out, "{msg}")?;
+                        return Ok(true);
+                    }
+                    Err(msg) => writeln!(out, "{msg}")?,
+                },
+            },
+            Line::Cancelled => return Ok(false),
+            Line::End => return Ok(true),
+        }
+    }
+}
+
+/// The first word of a line and the rest.
+fn split_command(line: &str) -> (&str, &str) {
+    let line = line.trim();
+    match line.split_once(char::is_whitespace) {
+        Some((w, rest)) => (w, rest.trim()),
+        None => (line, ""),
+    }
+}
+
+/// What a command printed, and whether the board should be drawn again.
+struct Reply {
+    text: String,
+    show_board: bool,
+}
+
+impl Reply {
+    fn say(text: impl Into<String>) -> Reply {
+        let mut text = text.into();
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        Reply {
+            text,
+            show_board: false,
+        }
+    }
+
+    fn board(text: impl Into<String>) -> Reply {
+        Reply {
+            show_board: true,
+            ..Reply::say(text)
+        }
+    }
+}
+
+impl Session {
+    fn new(game: Game, options: &Options) -> Result<Session, Failure> {
+        let n = game.players.len();
+        let mut seats: Vec<String> = (0..n)
+            .map(|i| {
+                if i == 0 {
+                    "human".to_string()
+                } else {
+                    bots::DEFAULT_OPPONENT.to_string()
+                }
+            })
+            .collect();
+        for s in &options.seats {
+            let (name, spec) = s
+                .split_once('=')
+                .ok_or_else(|| Failure(format!("--seat expects NAME=human|SPEC, got `{s}`")))?;
+            let index = seat_index(&game, name).map_err(Failure)?;
+            seats[index] = spec.trim().to_string();
+        }
+        let mut names = vec![None; n];
+        for s in &options.names {
+            let (name, text) = s
+                .split_once('=')
+                .ok_or_else(|| Failure(format!("--name expects NAME=TEXT, got `{s}`")))?;
+            names[seat_index(&game, name).map_err(Failure)?] = Some(text.trim().to_string());
+        }
+        let mut session = Session {
+            states: vec![game.start()],
+            game,
+            file: options.file.clone(),
+            seed: options.seed,
+            bots: Vec::new(),
+            seats: Vec::new(),
+            names,
+            plies: Vec::new(),
+            redo: Vec::new(),
+            resigned: None,
+            dirty: false,
+        };
+        for (i, spec) in seats.iter().enumerate() {
+            session.set_seat(i, spec).map_err(Failure)?;
+        }
+        Ok(session)
+    }
+
+    fn state(&self) -> &State {
+        self.states.last().expect("a session always has a position")
+    }
+
+    fn over(&self) -> bool {
+        self.state().outcome.is_some() || self.resigned.is_some()
+    }
+
+    /// A seat's name for messages: `Ada (red)` or `red`.
+    fn who(&self, seat: usize) -> String {
+        let player = &self.game.players[seat];
+        match &self.names[seat] {
+            Some(name) => format!("{name} ({player})"),
+            None => player.clone(),
+        }
+    }
+
+    /// Whether the last ply was a bot's.
+    fn last_by_bot(&self) -> bool {
+        let Some(before) = self.states.len().checked_sub(2) else {
+            return false;
+        };
+        self.bots[self.states[before].to_move as usize].is_some()
+    }
+
+    fn prompt(&self) -> String {
+        if self.over() {
+            return "game over> ".into();
+        }
+        let state = self.state();
+        let mut p = self.who(state.to_move as usize);
+        let steps = self.game.plies_this_turn(state);
+        if steps > 1 {
+            let _ = write!(p, ", step {} of {steps}", state.ply_in_turn);
+        }
+        p + "> "
+    }
+
+    fn legal_texts(&self) -> Vec<String> {
+        if self.over() {
+            return Vec::new();
+        }
+        self.game
+            .legal_with_notation(self.state())
+            .into_iter()
+            .map(|(t, _)| t)
+            .collect()
+    }
+
+    /// Gives seat `i` to a person (`human`) or a bot spec.
+    fn set_seat(&mut self, i: usize, spec: &str) -> Result<(), String> {
+        let bot = match spec {
+            "human" => None,
+            spec => Some(bots::from_spec(spec, self.seed.wrapping_add(i as u64))?),
+        };
+        if self.seats.len() <= i {
+            self.seats.resize(i + 1, String::new());
+            self.bots.resize_with(i + 1, || None);
+        }
+        self.seats[i] = spec.to_string();
+        self.bots[i] = bot;
+        Ok(())
+    }
+
+    /// Plays the ply written `text` (legal in the current position) and records it.
+    fn play_text(&mut self, text: &str) -> Result<String, String> {
+        let state = self.state().clone();
+        let ply = self
+            .game
+            .parse_ply(&state, text)
+            .map_err(|e| illegal(&self.game, &state, text, &e.closest))?;
+        let canonical = self.game.notation(&state, &ply);
+        let mut next = state.clone();
+        self.game.play(&mut next, &ply);
+        self.plies.push(Entry {
+            turn: state.turn,
+            player: self.game.players[state.to_move as usize].clone(),
+            ply: canonical.clone(),
+            line: 0,
+        });
+        self.states.push(next);
+        self.dirty = true;
+        Ok(canonical)
+    }
+
+    /// Lets the bot in seat `me` play.
+    fn bot_ply(&mut self, me: usize) -> Result<String, String> {
+        let state = self.state().clone();
+        let bot = self.bots[me].as_mut().expect("a bot seat");
+        let ply = bot
+            .choose(&self.game, &state)
+            .ok_or("the bot found no legal ply")?;
+        let text = self.game.notation(&state, &ply);
+        self.redo.clear();
+        self.play_text(&text)
+    }
+
+    fn command(&mut self, word: &str, rest: &str, line: &str) -> Reply {
+        match word {
+            "help" => match rest {
+                "" => Reply::say(commands::overview()),
+                name => match commands::find(name) {
+                    Some(c) => Reply::say(format!("{}\n  {}", c.usage, c.help)),
+                    None => Reply::say(format!(
+                        "no command `{name}`; commands: {}",
+                        commands::COMMANDS
+                            .iter()
+                            .map(|c| c.name)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
+                },
+            },
+            "board" => Reply::board(""),
+            "rules" => Reply::say(self.game.rules.trim_end().to_string()),
+            "moves" => Reply::say(self.moves()),
+            "history" => Reply::say(self.history()),
+            "undo" => self.undo(),
+            "redo" => self.redo(),
+            "hint" => Reply::say(self.hint()),
+            "bot" => {
+                if self.over() {
+                    return Reply::say("the game is over: `new` starts another, `undo` goes back");
+                }
+                let me = self.state().to_move;
+                let state = self.state().clone();
+                let mut bot = match bots::from_spec(bots::DEFAULT_OPPONENT, self.seed ^ 0xB07) {
+                    Ok(bot) => bot,
+                    Err(e) => return Reply::say(e),
+                };
+                let Some(ply) = bot.choose(&self.game, &state) else {
+                    return Reply::say("there is no legal ply");
+                };
+                let text = self.game.notation(&state, &ply);
+                self.redo.clear();
+                match self.play_text(&text) {
+                    Ok(t) => Reply::board(format!(
+                        "{} plays {t} (chosen by the {} bot)",
+                        self.who(me as usize),
+                        bots::DEFAULT_OPPONENT
+                    )),
+                    Err(e) => Reply::say(e),
+                }
+            }
+            "seat" => {
+                let Some((name, spec)) = rest.split_once(char::is_whitespace) else {
+                    return Reply::say(format!(
+                        "usage: seat NAME human|BOTSPEC (players: {})",
+                        self.game.players.join(", ")
+                    ));
+                };
+                match seat_index(&self.game, name).and_then(|i| {
+                    self.set_seat(i, spec.trim())?;
+                    Ok(i)
+                }) {
+                    Ok(i) => {
+                        Reply::say(format!("{} is now played by {}", self.who(i), spec.trim()))
+                    }
+                    Err(e) => Reply::say(e),
+                }
+            }
+            "save" => match rest {
+                "" => Reply::say("usage: save FILE"),
+                path => Reply::say(self.save(path).unwrap_or_else(|e| e)),
+            },
+            "load" => match rest {
+                "" => Reply::say("usage: load FILE"),
+                path => match self.load(path) {
+                    Ok(msg) => Reply::board(msg),
+                    Err(e) => Reply::say(e),
+                },
+            },
+            "new" => {
+                self.states.truncate(1);
+                self.plies.clear();
+                self.redo.clear();
+                self.resigned = None;
+                self.dirty = false;
+                Reply::board("a new game")
+            }
+            "resign" => {
+                if self.over() {
+                    return Reply::say("the game is already over");
+                }
+                self.resigned = Some(self.state().to_move);
+                self.dirty = true;
+                Reply::board("")
+            }
+            _ => self.ply(line),
+        }
+    }
+
+    /// A ply typed by the person to move, by text or by its number in `moves`.
+    fn ply(&mut self, line: &str) -> Reply {
+        if self.over() {
+            return Reply::say(format!(
+                "`{}`: the game is over; `new`, `undo`, `save FILE` or `quit`",
+                line.trim()
+            ));
+        }
+        let text = match line.trim().parse::<usize>() {
+            Ok(n) => {
+                let legal = self.legal_texts();
+                match legal.get(n.wrapping_sub(1)) {
+                    Some(t) => t.clone(),
+                    None => {
+                        return Reply::say(format!(
+                            "there is no ply number {n}; `moves` lists {} (1 to {})",
+                            legal.len(),
+                            legal.len()
+                        ));
+                    }
+                }
+            }
+            Err(_) => line.trim().to_string(),
+        };
+        self.redo.clear();
+        match self.play_text(&text) {
+            Ok(_) => Reply::board(""),
+            Err(e) => Reply::say(e),
+        }
+    }
+
+    fn moves(&self) -> String {
+        if self.over() {
+            return "the game is over".into();
+        }
+        let legal = self.legal_texts();
+        let mut s = String::new();
+        if legal.len() <= GROUP_ABOVE {
+            for (i, t) in legal.iter().enumerate() {
+                let _ = writeln!(s, "{:>4}. {t}", i + 1);
+            }
+            return s;
+        }
+        // Grouped by where the ply starts (the text before the first `-` or space), one
+        // line a group: the list is sorted, so a group's plies are together.
+        let key = |t: &str| -> String { t.split(['-', ' ']).next().unwrap_or("").to_string() };
+        let groups = legal
+            .iter()
+            .map(|t| key(t))
+            .collect::<std::collections::BTreeSet<_>>()
+            .len();
+        if groups * 2 > legal.len() {
+            // Grouping would not help (placements): columns, several to a line.
+            let width = legal.iter().map(|t| t.chars().count()).max().unwrap_or(0);
+            for (r, items) in legal.chunks(6).enumerate() {
+                let line: Vec<String> = items
+                    .iter()
+                    .enumerate()
+                    .map(|(k, t)| format!("{:>4}. {t:<width$}", r * 6 + k + 1))
+                    .collect();
+                let _ = writeln!(s, "{}", line.join(" ").trim_end());
+            }
+            let _ = writeln!(s, "{} legal plies", legal.len());
+            return s;
+        }
+        let mut i = 0;
+        while i < legal.len() {
+            let k = key(&legal[i]);
+            let mut line = format!("{k:>5}:");
+            while i < legal.len() && key(&legal[i]) == k {
+                let item = format!(" {}. {}", i + 1, legal[i]);
+                if line.len() + item.len() > 100 {
+                    let _ = writeln!(s, "{line}");
+                    line = " ".repeat(6);
+                }
+                line.push_str(&item);
+                i += 1;
+            }
+            let _ = writeln!(s, "{line}");
+        }
+        let _ = writeln!(s, "{} legal plies", legal.len());
+        s
+    }
+
+    fn history(&self) -> String {
+        if self.plies.is_empty() {
+            return "no ply has been played".into();
+        }
+        self.plies
+            .iter()
+            .map(|e| format!("{}. {} {}\n", e.turn, e.player, e.ply))
+            .collect()
+    }
+
+    /// Takes back the last ply and the bots' plies before it, until a person is to move.
+    fn undo(&mut self) -> Reply {
+        if self.resigned.take().is_some() {
+            return Reply::board("the resignation is taken back");
+        }
+        if self.plies.is_empty() {
+            return Reply::say("nothing to undo");
+        }
+        while let Some(entry) = self.plies.pop() {
+            self.states.pop();
+            self.redo.push(entry);
+            let mover = self.state().to_move as usize;
+            if self.bots[mover].is_none() || self.plies.is_empty() {
+                break;
+            }
+        }
+        self.dirty = true;
+        Reply::board("")
+    }
+
+    /// Plays again what `undo` took back, until a person is to move.
+    fn redo(&mut self) -> Reply {
+        if self.redo.is_empty() {
+            return Reply::say("nothing to redo");
+        }
+        while let Some(entry) = self.redo.pop() {
+            if let Err(e) = self.play_text(&entry.ply) {
+                self.redo.clear();
+                return Reply::say(e);
+            }
+            let mover = self.state().to_move as usize;
+            if self.over() || self.bots[mover].is_none() {
+                break;
+            }
+        }
+        Reply::board("")
+    }
+
+    fn hint(&self) -> String {
+        if self.over() {
+            return "the game is over".into();
+        }
+        let state = self.state();
+        let seed = self.seed ^ (self.plies.len() as u64).wrapping_mul(0x9E37_79B9);
+        let mut bot = MctsBot::new(seed, Budget::Iterations(HINT_PLAYOUTS));
+        match bot.search(&self.game, state).0 {
+            Some(advice) => format!(
+                "hint: {} (MCTS, {HINT_PLAYOUTS} playouts: tried {} times, scoring {:.0}% for {})",
+                self.game.notation(state, &advice.ply),
+                advice.visits,
+                100.0 * advice.score,
+                self.game.players[state.to_move as usize]
+            ),
+            None => "no hint: there is no legal ply".into(),
+        }
+    }
+
+    /// The game as a transcript.
+    fn transcript(&self) -> Transcript {
+        let mut t = Transcript::new(&self.game, &self.file, self.seed);
+        t.seats = self
+            .game
+            .players
+            .iter()
+            .cloned()
+            .zip(self.seats.iter().cloned())
+            .collect();
+        t.names = self
+            .game
+            .players
+            .iter()
+            .zip(&self.names)
+            .filter_map(|(p, n)| n.clone().map(|n| (p.clone(), n)))
+            .collect();
+        t.result = match self.resigned {
+            Some(r) => {
+                let others: Vec<&str> = (0..self.game.players.len())
+                    .filter(|&p| p != r as usize && self.state().is_alive(p as u8))
+                    .map(|p| self.game.players[p].as_str())
+                    .collect();
+                format!(
+                    "{} won ({} resigned)",
+                    others.join(", "),
+                    self.game.players[r as usize]
+                )
+            }
+            None => Transcript::result_of(&self.game, self.state()),
+        };
+        t.plies = self.plies.clone();
+        t
+    }
+
+    fn save(&mut self, path: &str) -> Result<String, String> {
+        std::fs::write(path, self.transcript().to_text())
+            .map_err(|e| format!("cannot save to {path}: {e}; the game is still here"))?;
+        self.dirty = false;
+        Ok(format!("saved to {path}"))
+    }
+
+    /// Replaces the game with the one a transcript holds; this game is kept on failure.
+    fn load(&mut self, path: &str) -> Result<String, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let t = Transcript::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+        if t.game != self.game.name {
+            return Err(format!(
+                "{path} is a game of {}, and this is {}: start `rulebook play GAMEFILE --load {path}`",
+                t.game, self.game.name
+            ));
+        }
+        let params: Vec<String> = t.params.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        let game = load_game(&GameArgsRef {
+            game: &self.file,
+            params: &params,
+        })
+        .map_err(|e| format!("{path}: {}", e.0))?;
+        let mut states = vec![game.start()];
+        let last = t
+            .replay(&game, |_, s| states.push(s.clone()))
+            .map_err(|e| format!("{path}: {e}"))?;
+        debug_assert_eq!(states.last(), Some(&last));
+        self.game = game;
+        self.states = states;
+        self.plies = t.plies.clone();
+        self.redo.clear();
+        self.resigned = t
+            .result
+            .strip_suffix(" resigned)")
+            .and_then(|r| r.rsplit_once('(').map(|(_, who)| who))
+            .and_then(|who| seat_index(&self.game, who).ok())
+            .map(|i| i as u8);
+        for (name, who) in &t.seats {
+            if let Ok(i) = seat_index(&self.game, name) {
+                self.set_seat(i, who)?;
+            }
+        }
+        for (name, text) in &t.names {
+            if let Ok(i) = seat_index(&self.game, name) {
+                self.names[i] = Some(text.clone());
+            }
+        }
+        self.dirty = false;
+        Ok(format!("loaded {path}: {} plies", self.plies.len()))
+    }
+}
+
+/// The seat named `name`, or a message listing the seats.
+fn seat_index(game: &Game, name: &str) -> Result<usize, String> {
+    game.players
+        .iter()
+        .position(|p| p == name.trim())
+        .ok_or_else(|| {
+            format!(
+                "no player `{}` in {}; players: {}",
+                name.trim(),
+                game.name,
+                game.players.join(", ")
+            )
+        })
+}
+
+/// Why a typed ply is not legal, as far as the texts tell, and the closest legal ones.
+fn illegal(game: &Game, state: &State, text: &str, closest: &[String]) -> String {
+    let typed = normalize(text);
+    let start = |t: &str| -> String { t.split(['-', ' ']).next().unwrap_or("").to_string() };
+    let legal: Vec<String> = game
+        .legal_with_notation(state)
+        .into_iter()
+        .map(|(t, _)| normalize(&t))
+        .collect();
+    let from = start(&typed);
+    let same_start = legal.iter().filter(|t| start(t) == from).count();
+    let mut s = if same_start > 0 {
+        format!(
+            "`{}` is not legal: {same_start} legal plies start with `{from}`, this is not one",
+            text.trim()
+        )
+    } else if legal.iter().any(|t| t.starts_with(&from)) || from.is_empty() {
+        format!("`{}` is not a legal ply here", text.trim())
+    } else {
+        format!(
+            "`{}` is not a command, and no legal ply starts with `{from}`",
+            text.trim()
+        )
+    };
+    if !closest.is_empty() {
+        let _ = write!(s, "; closest legal plies: {}", closest.join(", "));
+    }
+    s.push_str(" (`moves` lists them all, `help` the commands)");
+    s
 }
