@@ -17,7 +17,7 @@ use crate::reference::{self, Reference};
 const BOUNCE_CAP: u32 = 2000;
 
 /// How one replayed game ended: the winners (or "draw", or "ply cap") and its length.
-struct Replayed {
+pub(crate) struct Replayed {
     ending: String,
     plies: usize,
     /// Plies whose only choices were forced ones (Bounce removals, STAQS passes).
