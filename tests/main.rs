@@ -13,4 +13,5 @@ mod semantics;
 mod sight;
 mod splut;
 mod traces;
+mod traces_splut;
 mod vlkno;

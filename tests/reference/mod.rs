@@ -1,12 +1,14 @@
 //! Independent reference implementations of the games, written directly from the rules
-//! files in `../shared/rules/` (README.md, bounce.md, staqs.md) and nothing else.
+//! files in `../shared/rules/` (README.md, bounce.md, staqs.md, splut.md) and nothing else.
 //!
 //! They are deliberately plain: boards are vectors of cells, groups are found by flood
 //! fill, legal plies are produced as the canonical strings of each rules file's "Notation"
-//! section. The trace-replay and perft tests in `traces.rs` compare the interpreter
+//! section. Splut! (2, 3 or 4 players, a turn of up to three one-step plies) keeps its
+//! whole turn bookkeeping in the position, so one ply is still one `apply`. The trace-replay and perft tests in `traces.rs` compare the interpreter
 //! against them.
 
 pub mod bounce;
+pub mod splut;
 pub mod staqs;
 
 /// How a finished game ended, by the rules.
