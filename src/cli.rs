@@ -108,6 +108,9 @@ enum Command {
         /// Also writes the results as JSON to this file.
         #[arg(long, value_name = "FILE")]
         json: Option<String>,
+        /// Writes one transcript per game into this folder (game-001.txt, ...).
+        #[arg(long, value_name = "DIR")]
+        transcripts: Option<String>,
     },
     /// Measures random playouts and MCTS iterations per second on one thread.
     Bench {
@@ -374,6 +377,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             seed,
             jobs,
             json,
+            transcripts,
         } => {
             let g = load_game(&game.as_ref())?;
             let settings = tournament::MatchSettings {
@@ -381,6 +385,8 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                 games,
                 seed,
                 jobs,
+                file: game.game.clone(),
+                transcripts,
             };
             let report = tournament::run(&g, &settings).map_err(Failure)?;
             write!(out, "{}", report.table())?;

@@ -13,6 +13,7 @@ use serde_json::json;
 
 use crate::bots;
 use crate::engine::game::Game;
+use crate::record::transcript::Transcript;
 
 /// What a match is asked to do.
 pub struct MatchSettings {
@@ -22,6 +23,10 @@ pub struct MatchSettings {
     pub seed: u64,
     /// Worker threads; 0 for one per core.
     pub jobs: usize,
+    /// The game file as given, for transcripts.
+    pub file: String,
+    /// A folder to write one transcript per game into (`game-001.txt`...).
+    pub transcripts: Option<String>,
 }
 
 /// One finished game: who sat where, who won, how long it was.
@@ -32,6 +37,7 @@ struct GameResult {
     plies: u32,
     /// Per seat: time spent choosing plies, and how many plies were chosen.
     thinking: Vec<(Duration, u32)>,
+    transcript: Transcript,
 }
 
 /// The totals of one participant over a match.
@@ -85,10 +91,17 @@ fn game_seed(base: u64, index: u64) -> u64 {
 }
 
 /// Plays game `index`: participant `(seat + index) % count` sits in each seat.
-fn play_one(game: &Game, specs: &[String], base: u64, index: usize) -> GameResult {
+fn play_one(game: &Game, specs: &[String], file: &str, base: u64, index: usize) -> GameResult {
     let seats = game.players.len();
     let seating: Vec<usize> = (0..seats).map(|s| (s + index) % specs.len()).collect();
     let seed = game_seed(base, index as u64);
+    let mut transcript = Transcript::new(game, file, seed);
+    transcript.seats = game
+        .players
+        .iter()
+        .zip(&seating)
+        .map(|(p, &b)| (p.clone(), specs[b].clone()))
+        .collect();
     let mut players: Vec<Box<dyn bots::Bot>> = seating
         .iter()
         .enumerate()
@@ -106,13 +119,16 @@ fn play_one(game: &Game, specs: &[String], base: u64, index: usize) -> GameResul
         };
         thinking[seat].0 += start.elapsed();
         thinking[seat].1 += 1;
+        transcript.push(game, &state, &game.notation(&state, &ply));
         game.play(&mut state, &ply);
     }
+    transcript.result = Transcript::result_of(game, &state);
     GameResult {
         seating,
         winners: state.outcome.map(|o| o.winners).unwrap_or_default(),
         plies: state.plies,
         thinking,
+        transcript,
     }
 }
 
@@ -143,13 +159,22 @@ pub fn run(game: &Game, settings: &MatchSettings) -> Result<Report, String> {
         (0..settings.games)
             .into_par_iter()
             .map(|i| {
-                let r = play_one(game, &settings.bots, settings.seed, i);
+                let r = play_one(game, &settings.bots, &settings.file, settings.seed, i);
                 progress.inc(1);
                 r
             })
             .collect()
     });
     progress.finish_and_clear();
+    if let Some(dir) = &settings.transcripts {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {dir}: {e}"))?;
+        let digits = settings.games.to_string().len().max(3);
+        for (i, r) in results.iter().enumerate() {
+            let path = std::path::Path::new(dir).join(format!("game-{:0digits$}.txt", i + 1));
+            std::fs::write(&path, r.transcript.to_text())
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
+    }
     Ok(tally(game, settings, &results))
 }
 

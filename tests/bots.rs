@@ -145,9 +145,30 @@ fn a_match_gives_the_same_table_for_the_same_seed_and_rotates_seats() {
         games: 12,
         seed: 7,
         jobs: 2,
+        file: "games/bounce.toml".into(),
+        transcripts: None,
     };
     let a = run(&g, &settings).unwrap();
-    let b = run(&g, &settings).unwrap();
+    let dir = std::env::temp_dir().join(format!("rulebook-match-{}", std::process::id()));
+    let b = run(
+        &g,
+        &MatchSettings {
+            transcripts: Some(dir.to_string_lossy().into_owned()),
+            ..settings
+        },
+    )
+    .unwrap();
+    // One transcript per game, each replaying to the result it records.
+    for i in 1..=12 {
+        let path = dir.join(format!("game-{i:03}.txt"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let t = rulebook::record::transcript::Transcript::parse(&text).unwrap();
+        let end = t.replay(&g, |_, _| {}).unwrap();
+        assert_eq!(
+            rulebook::record::transcript::Transcript::result_of(&g, &end),
+            t.result
+        );
+    }
     let results = |r: &rulebook::tournament::Report| {
         r.standings
             .iter()
