@@ -15,6 +15,14 @@ pub fn render(game: &Game, state: &State) -> String {
 /// The same, with each player's pieces in a colour of their own when `colour` is set
 /// (for a terminal; see [`use_colour`]).
 pub fn render_styled(game: &Game, state: &State, colour: bool) -> String {
+    render_marked(game, state, colour, None)
+}
+
+/// The same again, with the cells whose stacks differ from `before` (what the last ply
+/// changed) underlined when `colour` is set. Plain text has no mark: on a pipe the
+/// REPL's own lines say which ply was played.
+pub fn render_marked(game: &Game, state: &State, colour: bool, before: Option<&State>) -> String {
+    let changed = |c: usize| before.is_some_and(|b| b.stacks[c] != state.stacks[c]);
     let width = (0..game.board.len())
         .map(|c| cell_text(game, state, c).chars().count())
         .max()
@@ -22,11 +30,13 @@ pub fn render_styled(game: &Game, state: &State, colour: bool) -> String {
     let cell = |c: usize, pad: usize| {
         let text = cell_text(game, state, c);
         let fill = " ".repeat(pad.saturating_sub(text.chars().count()));
+        let underline = if colour && changed(c) { "4;" } else { "" };
         match state.stacks[c].last() {
             Some(top) if colour && top.owner != NEUTRAL => {
                 let code = PALETTE[top.owner as usize % PALETTE.len()];
-                format!("{fill}\x1b[1;{code}m{text}\x1b[0m")
+                format!("{fill}\x1b[{underline}1;{code}m{text}\x1b[0m")
             }
+            _ if !underline.is_empty() => format!("{fill}\x1b[4m{text}\x1b[0m"),
             _ => format!("{fill}{text}"),
         }
     };

@@ -20,7 +20,7 @@ use crate::cli::{Failure, GameArgsRef, load_game};
 use crate::engine::game::{Game, normalize};
 use crate::engine::state::State;
 use crate::record::transcript::{Entry, Transcript};
-use crate::render::board::{render_styled, use_colour};
+use crate::render::board::{render_marked, use_colour};
 use input::{Input, Line};
 
 /// How a session starts.
@@ -87,11 +87,7 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
             if session.bots[me].is_some() {
                 // A person's ply is shown before the bots answer it.
                 if show_board && !session.plies.is_empty() && !session.last_by_bot() {
-                    write!(
-                        out,
-                        "\n{}",
-                        render_styled(&session.game, session.state(), colour)
-                    )?;
+                    write!(out, "\n{}", session.render(colour))?;
                 }
                 let text = session.bot_ply(me).map_err(Failure)?;
                 writeln!(out, "{} plays {text}", session.who(me))?;
@@ -100,11 +96,7 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
             }
         }
         if show_board || (session.over() && !announced_end) {
-            write!(
-                out,
-                "\n{}",
-                render_styled(&session.game, session.state(), colour)
-            )?;
+            write!(out, "\n{}", session.render(colour))?;
             if let Some(r) = session.resigned {
                 writeln!(out, "{} resigned", session.who(r as usize))?;
             }
@@ -273,6 +265,12 @@ impl Session {
             Some(name) => format!("{name} ({player})"),
             None => player.clone(),
         }
+    }
+
+    /// The board, with what the last ply changed underlined in colour.
+    fn render(&self, colour: bool) -> String {
+        let before = self.states.len().checked_sub(2).map(|i| &self.states[i]);
+        render_marked(&self.game, self.state(), colour, before)
     }
 
     /// Whether the last ply was a bot's.
