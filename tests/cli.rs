@@ -621,3 +621,38 @@ fn seeded_bot_game_transcripts_replay_to_their_result() {
         );
     }
 }
+
+#[test]
+fn scripted_sessions_of_vlkno_sight_and_splut() {
+    // Per game: a listing, a bad ply, a ply by number, undo, redo, history, resign, save,
+    // load of what was saved, and quit.
+    for (name, params, seat) in [
+        ("vlkno", vec![], "white=random"),
+        ("sight", vec![], "black=greedy"),
+        ("splut", vec!["--param", "players=3"], "west=random"),
+    ] {
+        let saved = format!("target/scripted-{name}.txt");
+        let _ = std::fs::remove_file(&saved);
+        // VLKNO's 2,280 opening plies would bury the rest: `board` instead of `moves`.
+        let list = if name == "vlkno" { "board" } else { "moves" };
+        let script = format!(
+            "{list}\nzz9\n1\nundo\nredo\nhistory\nresign\nmoves\nsave {saved}\nload {saved}\nhistory\nquit\n"
+        );
+        insta::allow_duplicates! {
+            assert_cmd_snapshot!(
+                format!("scripted_session_{name}"),
+                rulebook()
+                    .args(["play", &format!("games/{name}.toml"), "--seed", "4", "--seat", seat])
+                    .args(&params)
+                    .pass_stdin(script)
+            );
+        }
+        let out = rulebook().args(["replay", &saved]).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(String::from_utf8_lossy(&out.stdout).contains("resigned)"));
+    }
+}

@@ -186,6 +186,29 @@ fn cell_text(game: &Game, state: &State, cell: usize) -> String {
     }
 }
 
+/// What the symbols stand for, one kind a line: `Ss Sn  sorcerer (south, north)`, then
+/// what an empty cell and a number after a symbol mean.
+pub fn legend(game: &Game) -> String {
+    let mut out = String::new();
+    for kind in &game.kinds {
+        if kind.owned {
+            let seats = game.players.len().min(kind.symbols.len());
+            out.push_str(&format!(
+                "  {}  {} ({})\n",
+                kind.symbols[..seats].join(" "),
+                kind.name,
+                game.players.join(", ")
+            ));
+        } else if let Some(symbol) = kind.symbols.first() {
+            out.push_str(&format!("  {symbol}  {}\n", kind.name));
+        }
+    }
+    out.push_str(
+        "  .  an empty cell; a number after a symbol is the stack's height as the game counts it\n",
+    );
+    out
+}
+
 /// One line: who is to move (with the phase and step where relevant), or the result.
 pub fn status(game: &Game, state: &State) -> String {
     if let Some(outcome) = &state.outcome {

@@ -20,7 +20,7 @@ use crate::cli::{Failure, GameArgsRef, load_game};
 use crate::engine::game::{Game, normalize};
 use crate::engine::state::State;
 use crate::record::transcript::{Entry, Transcript};
-use crate::render::board::{render_marked, use_colour};
+use crate::render::board::{legend, render_marked, use_colour};
 use input::{Input, Line};
 
 /// How a session starts.
@@ -75,8 +75,10 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
     let colour = input.interactive() && use_colour();
     writeln!(
         out,
-        "{} (seed {}). Type a ply, `moves`, `help` or `quit`.",
-        session.game.name, session.seed
+        "{} (seed {}). Type a ply, `moves`, `help` or `quit`.\nPieces:\n{}",
+        session.game.name,
+        session.seed,
+        legend(&session.game).trim_end()
     )?;
     let mut show_board = true;
     let mut announced_end = false;
@@ -97,8 +99,8 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
         }
         if show_board || (session.over() && !announced_end) {
             write!(out, "\n{}", session.render(colour))?;
-            if let Some(r) = session.resigned {
-                writeln!(out, "{} resigned", session.who(r as usize))?;
+            if session.resigned.is_some() {
+                writeln!(out, "game over: {}", session.transcript().result)?;
             }
             show_board = false;
             announced_end = session.over();
