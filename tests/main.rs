@@ -6,6 +6,7 @@ mod common;
 mod diagnostics;
 mod docs;
 mod facts;
+mod fuzz;
 mod hooks;
 mod properties;
 mod reference;

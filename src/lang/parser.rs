@@ -39,8 +39,51 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::prefix(Rule::neg) | Op::prefix(Rule::not))
 });
 
+/// The most operators and brackets one expression may hold. Every later stage (folding,
+/// checking, evaluation) recurses over the expression's tree, and its depth is bounded by
+/// this count, so a game file cannot exhaust the stack; real rules use a few dozen.
+pub const MAX_OPERATORS: usize = 400;
+
+/// Refuses an expression too complex to be a rule, before anything recurses over it.
+fn check_size(src: &str) -> Result<(), SyntaxError> {
+    let mut count = 0;
+    for (i, c) in src.char_indices() {
+        if "([{+-*/%<>=!&|".contains(c) {
+            count += 1;
+        }
+        if count > MAX_OPERATORS {
+            return Err(SyntaxError {
+                span: Span {
+                    start: i,
+                    end: i + c.len_utf8(),
+                },
+                message: format!(
+                    "this expression is too complex: more than {MAX_OPERATORS} operators and brackets (split it with `let`, or into several rules)"
+                ),
+            });
+        }
+    }
+    let words = src
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| matches!(*w, "and" | "or" | "not" | "if"))
+        .count();
+    if count + words > MAX_OPERATORS {
+        return Err(SyntaxError {
+            span: Span {
+                start: 0,
+                end: src.len(),
+            },
+            message: format!(
+                "this expression is too complex: more than {MAX_OPERATORS} operators, brackets and keywords (split it with `let`, or into several rules)"
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// Parses a value or condition.
 pub fn parse_expression(src: &str) -> Result<Expr, SyntaxError> {
+    check_size(src)?;
     let mut pairs = ExprParser::parse(Rule::expression, src).map_err(convert_error)?;
     let top = pairs.next().expect("expression rule matched");
     let expr = top.into_inner().next().expect("expression holds expr");
@@ -49,6 +92,7 @@ pub fn parse_expression(src: &str) -> Result<Expr, SyntaxError> {
 
 /// Parses an effect: statements separated by `;`.
 pub fn parse_statements(src: &str) -> Result<Vec<Stmt>, SyntaxError> {
+    check_size(src)?;
     let mut pairs = ExprParser::parse(Rule::statements, src).map_err(convert_error)?;
     let top = pairs.next().expect("statements rule matched");
     let block = top.into_inner().next().expect("statements hold a block");
@@ -57,6 +101,7 @@ pub fn parse_statements(src: &str) -> Result<Vec<Stmt>, SyntaxError> {
 
 /// Parses one entry of a `choose` list.
 pub fn parse_binding(src: &str) -> Result<Binding, SyntaxError> {
+    check_size(src)?;
     let mut pairs = ExprParser::parse(Rule::binding, src).map_err(convert_error)?;
     let top = pairs.next().expect("binding rule matched");
     let inner = top.into_inner().next().expect("binding holds one form");

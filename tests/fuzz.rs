@@ -1,0 +1,259 @@
+//! Bad input never crashes: mutated copies of the real game files, mutated transcripts and
+//! random lines typed into the REPL must each end in a message, never a panic.
+//!
+//! These are short proptest runs (they run with the suite, in CI); a longer run is the same
+//! tests with more cases: `PROPTEST_CASES=5000 cargo test --release --test main fuzz::`.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::process::{Command, Stdio};
+
+use proptest::prelude::*;
+use rulebook::bots::Bot;
+use rulebook::bots::random::RandomBot;
+use rulebook::compile;
+use rulebook::record::transcript::Transcript;
+use rulebook::spec;
+
+use crate::common;
+
+const GAMES: [&str; 5] = ["bounce", "staqs", "vlkno", "sight", "splut"];
+
+/// Characters that matter to TOML and to the expression language.
+const ALPHABET: &[char] = &[
+    '(', ')', '[', ']', '{', '}', '\'', '"', '=', ',', '.', ';', ':', '+', '-', '*', '/', '%', '<',
+    '>', '!', '&', '|', '0', '1', '9', ' ', '\n', 'a', 'z', '_', '#', 'é',
+];
+
+/// One edit of a text: what to do, where (taken modulo the length) and with what.
+#[derive(Clone, Debug)]
+enum Edit {
+    DeleteChar(usize),
+    InsertChar(usize, char),
+    ReplaceChar(usize, char),
+    DeleteLine(usize),
+    DuplicateLine(usize),
+    SwapLines(usize, usize),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let ch = prop::sample::select(ALPHABET);
+    prop_oneof![
+        any::<usize>().prop_map(Edit::DeleteChar),
+        (any::<usize>(), ch.clone()).prop_map(|(i, c)| Edit::InsertChar(i, c)),
+        (any::<usize>(), ch).prop_map(|(i, c)| Edit::ReplaceChar(i, c)),
+        any::<usize>().prop_map(Edit::DeleteLine),
+        any::<usize>().prop_map(Edit::DuplicateLine),
+        (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Edit::SwapLines(a, b)),
+    ]
+}
+
+/// Applies the edits in turn (characters, not bytes, so the text stays UTF-8).
+fn apply(text: &str, edits: &[Edit]) -> String {
+    let mut text = text.to_string();
+    for e in edits {
+        let mut chars: Vec<char> = text.chars().collect();
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let n = chars.len().max(1);
+        let l = lines.len().max(1);
+        match e {
+            Edit::DeleteChar(i) if !chars.is_empty() => {
+                chars.remove(i % n);
+            }
+            Edit::InsertChar(i, c) => chars.insert(i % (chars.len() + 1), *c),
+            Edit::ReplaceChar(i, c) if !chars.is_empty() => chars[i % n] = *c,
+            Edit::DeleteLine(i) if !lines.is_empty() => {
+                lines.remove(i % l);
+                text = lines.join("\n");
+                continue;
+            }
+            Edit::DuplicateLine(i) if !lines.is_empty() => {
+                let line = lines[i % l].clone();
+                lines.insert(i % l, line);
+                text = lines.join("\n");
+                continue;
+            }
+            Edit::SwapLines(a, b) if !lines.is_empty() => {
+                lines.swap(a % l, b % l);
+                text = lines.join("\n");
+                continue;
+            }
+            _ => {}
+        }
+        text = chars.into_iter().collect();
+    }
+    text
+}
+
+/// Loads a game from text; if it compiles, plays a few random plies and writes their
+/// notation, so faults that only show at run time surface too.
+fn load_and_play(text: String, seed: u64) {
+    match spec::parse("mutated.toml", text).and_then(|s| compile::compile(&s, &[])) {
+        Ok(game) => {
+            let mut state = game.start();
+            let mut bot = RandomBot::new(seed);
+            for _ in 0..12 {
+                let Some(ply) = bot.choose(&game, &state) else {
+                    break;
+                };
+                let _ = game.notation(&state, &ply);
+                game.play(&mut state, &ply);
+            }
+            let _ = rulebook::render::board::render(&game, &state);
+        }
+        Err(diagnostic) => {
+            let shown = diagnostic.to_string();
+            assert!(shown.starts_with("error"), "a diagnostic: {shown}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn mutated_game_files_give_a_diagnostic_or_a_game_never_a_panic(
+        game in 0..GAMES.len(),
+        edits in prop::collection::vec(edit(), 1..6),
+        seed in any::<u64>(),
+    ) {
+        let original = std::fs::read_to_string(common::game_path(GAMES[game])).unwrap();
+        let text = apply(&original, &edits);
+        let outcome = catch_unwind(AssertUnwindSafe(|| load_and_play(text.clone(), seed)));
+        prop_assert!(outcome.is_ok(), "panicked on {} after {edits:?}:\n{text}", GAMES[game]);
+    }
+
+    #[test]
+    fn random_bytes_are_refused_with_a_diagnostic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let outcome = catch_unwind(AssertUnwindSafe(|| load_and_play(text.clone(), 0)));
+        prop_assert!(outcome.is_ok(), "panicked on {text:?}");
+    }
+
+    #[test]
+    fn mutated_transcripts_are_read_or_refused_by_line_never_a_panic(
+        edits in prop::collection::vec(edit(), 1..5),
+    ) {
+        let game = common::game("staqs", &[]);
+        let record = rulebook::cli::selfplay(&game, "games/staqs.toml", 5)
+            .unwrap_or_else(|e| panic!("{}", e.0));
+        let text = apply(&record.transcript.to_text(), &edits);
+        let outcome = catch_unwind(AssertUnwindSafe(|| match Transcript::parse(&text) {
+            Ok(t) => {
+                if let Err(e) = t.replay(&game, |_, _| {}) {
+                    assert!(e.line >= 1, "a line number: {e}");
+                }
+            }
+            Err(e) => assert!(e.line >= 1 && e.line <= text.lines().count().max(1), "{e}"),
+        }));
+        prop_assert!(outcome.is_ok(), "panicked on:\n{text}");
+    }
+}
+
+/// Lines a person might type, right and wrong.
+fn repl_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(vec![
+            "moves",
+            "board",
+            "undo",
+            "redo",
+            "history",
+            "rules",
+            "help",
+            "help undo",
+            "help nothing",
+            "new",
+            "resign",
+            "bot",
+            "seat",
+            "seat blue",
+            "seat blue mcts:iters=5",
+            "seat red wizard",
+            "seat nobody human",
+            "save",
+            "load",
+            "load /nonexistent/x.txt",
+            "save /nonexistent/dir/x.txt",
+            "1",
+            "0",
+            "99999999999999999999",
+            "-3",
+            "b1-a1",
+            "B1 - A1",
+            "xb1",
+            "  ",
+            "",
+        ])
+        .prop_map(str::to_string),
+        "[ -~]{0,12}",
+        "[0-9]{1,3}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_repl_sessions_never_panic(lines in prop::collection::vec(repl_line(), 1..25)) {
+        let mut script = lines.join("\n");
+        script.push_str("\nquit\nno\n");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rulebook"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["play", "games/bounce.toml", "--param", "size=4", "--seed", "1"])
+            .args(["--seat", "blue=random"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        prop_assert!(out.status.success() && !stderr.contains("panicked"), "{script}\n{stderr}");
+    }
+}
+
+/// Bounce with its heuristic replaced by `score`.
+fn bounce_scored(score: &str) -> String {
+    let text = std::fs::read_to_string(common::game_path("bounce")).unwrap();
+    let start = text.find("score = '").expect("bounce has a score");
+    let end = start + text[start..].find('\n').unwrap();
+    format!("{}score = '{score}'{}", &text[..start], &text[end..])
+}
+
+#[test]
+fn expressions_as_deep_as_the_limit_allows_load_and_evaluate() {
+    let n = rulebook::lang::parser::MAX_OPERATORS;
+    let nested = n / 2 - 2;
+    for score in [
+        format!("{}1", "-".repeat(n - 2)),
+        format!("{}1{}", "(".repeat(nested), ")".repeat(nested)),
+        vec!["1"; n - 2].join("+"),
+        format!(
+            "if {}true{} then 1 else 0",
+            "!(".repeat(nested / 2),
+            ")".repeat(nested / 2)
+        ),
+    ] {
+        let source = spec::parse("deep.toml", bounce_scored(&score)).unwrap();
+        let game = compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"));
+        let _ = game.evaluate(&game.start(), 0);
+    }
+}
+
+#[test]
+fn an_expression_past_the_limit_is_refused_with_a_located_diagnostic() {
+    let n = rulebook::lang::parser::MAX_OPERATORS;
+    for score in [
+        format!("{}1", "-".repeat(20_000)),
+        vec!["1"; n + 5].join(" + "),
+    ] {
+        let source = spec::parse("deep.toml", bounce_scored(&score)).unwrap();
+        let error = compile::compile(&source, &[])
+            .expect_err("too complex")
+            .to_string();
+        assert!(error.contains("deep.toml:"), "{error}");
+        assert!(error.contains("this expression is too complex"), "{error}");
+    }
+}
