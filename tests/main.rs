@@ -8,6 +8,7 @@ mod docs;
 mod facts;
 mod fuzz;
 mod hooks;
+mod invariants;
 mod properties;
 mod reference;
 mod semantics;
