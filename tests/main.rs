@@ -16,4 +16,5 @@ mod sight;
 mod splut;
 mod traces;
 mod traces_splut;
+mod traces_vlkno_sight;
 mod vlkno;

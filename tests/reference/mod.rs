@@ -8,8 +8,10 @@
 //! against them.
 
 pub mod bounce;
+pub mod sight;
 pub mod splut;
 pub mod staqs;
+pub mod vlkno;
 
 /// How a finished game ended, by the rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
