@@ -13,7 +13,7 @@ use rustyline::highlight::Highlighter;
 use rustyline::hint::Hinter;
 use rustyline::history::DefaultHistory;
 use rustyline::validate::Validator;
-use rustyline::{Context, Editor, Helper};
+use rustyline::{CompletionType, Config, Context, Editor, Helper};
 
 use super::commands::COMMANDS;
 
@@ -43,8 +43,13 @@ impl Input {
     /// A line editor when stdin is a terminal, plain lines otherwise. The completion list
     /// is shared with the caller, who keeps it current.
     pub fn open(plies: Rc<RefCell<Vec<String>>>) -> Input {
+        // Like a shell: Tab completes what all candidates share, a second Tab lists them.
+        let config = Config::builder()
+            .completion_type(CompletionType::List)
+            .auto_add_history(false)
+            .build();
         if io::stdin().is_terminal()
-            && let Ok(mut editor) = Editor::new()
+            && let Ok(mut editor) = Editor::with_config(config)
         {
             editor.set_helper(Some(Completion {
                 plies,
