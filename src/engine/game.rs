@@ -581,6 +581,16 @@ impl Gen<'_, '_> {
         elems
     }
 
+    /// Takes `e` for choice `i` (bound to `slot`) and goes on with the next choice;
+    /// false once the sink wants no more.
+    fn chosen(&mut self, action: &Action, p: usize, i: usize, slot: u16, e: i64) -> bool {
+        self.locals[slot as usize] = e;
+        self.values.push(e);
+        let go_on = self.choice(action, p, i + 1);
+        self.values.pop();
+        go_on
+    }
+
     fn choice(&mut self, action: &Action, p: usize, i: usize) -> bool {
         let part = &action.parts[p];
         let Some(choice) = part.choices.get(i) else {
@@ -615,11 +625,7 @@ impl Gen<'_, '_> {
                 let count = self.invariant[key].as_ref().map_or(0, |e| e.len());
                 for k in 0..count {
                     let e = self.invariant[key].as_ref().map_or(NONE, |e| e[k]);
-                    self.locals[*slot as usize] = e;
-                    self.values.push(e);
-                    let go_on = self.choice(action, p, i + 1);
-                    self.values.pop();
-                    if !go_on {
+                    if !self.chosen(action, p, i, *slot, e) {
                         return false;
                     }
                 }
@@ -645,10 +651,7 @@ impl Gen<'_, '_> {
                     {
                         continue;
                     }
-                    self.values.push(e);
-                    let go_on = self.choice(action, p, i + 1);
-                    self.values.pop();
-                    if !go_on {
+                    if !self.chosen(action, p, i, *slot, e) {
                         return false;
                     }
                 }

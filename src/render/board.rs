@@ -6,6 +6,7 @@
 
 use crate::engine::game::Game;
 use crate::engine::state::{NEUTRAL, State};
+use crate::record::transcript::Transcript;
 
 /// The board of a position, with a line saying whose turn it is or how the game ended.
 pub fn render(game: &Game, state: &State) -> String {
@@ -211,21 +212,8 @@ pub fn legend(game: &Game) -> String {
 
 /// One line: who is to move (with the phase and step where relevant), or the result.
 pub fn status(game: &Game, state: &State) -> String {
-    if let Some(outcome) = &state.outcome {
-        let mut s = if outcome.winners.is_empty() {
-            "game over: draw".to_string()
-        } else {
-            let names: Vec<&str> = outcome
-                .winners
-                .iter()
-                .map(|&p| game.players[p as usize].as_str())
-                .collect();
-            format!("game over: {} won", names.join(", "))
-        };
-        if let Some(reason) = &outcome.reason {
-            s.push_str(&format!(" ({reason})"));
-        }
-        return s;
+    if state.outcome.is_some() {
+        return format!("game over: {}", Transcript::result_of(game, state));
     }
     let mut s = format!("{} to move", game.players[state.to_move as usize]);
     let plies = game.plies_this_turn(state);
