@@ -4,10 +4,12 @@
 //! perft counts are compared from the start and from positions reached in self-play, with
 //! each game's variant switch both ways.
 
+use rulebook::cli::selfplay;
 use rulebook::engine::game::Game;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::common;
+use crate::reference::Reference;
 use crate::reference::sight::Sight;
 use crate::reference::vlkno::Vlkno;
 use crate::traces::{check_seeds, compare_perft, compare_perft_midgame};
@@ -62,7 +64,7 @@ fn sight_traces_match_reference() {
         "sight",
         "sight",
         &sight(false),
-        0..300,
+        0..600,
         || Sight::new(false),
         json!({"strict_priority": false}),
     );
@@ -75,7 +77,7 @@ fn sight_strict_traces_match_reference() {
         "sight strict",
         "sight",
         &sight(true),
-        0..300,
+        0..600,
         || Sight::new(true),
         json!({"strict_priority": true}),
     );
@@ -86,8 +88,15 @@ fn sight_strict_traces_match_reference() {
 fn vlkno_perft_matches_reference() {
     for put_back in [false, true] {
         let label = if put_back { "vlkno put_back" } else { "vlkno" };
-        let counts = compare_perft(label, &vlkno(put_back), &Vlkno::new(put_back), 1);
+        // Depth 2 (4 s of engine time) for the default reading only: put_back cannot matter
+        // in the first two turns, as every stack taken from is a shortest one, of height 1.
+        let depth = if put_back { 1 } else { 2 };
+        let counts = compare_perft(label, &vlkno(put_back), &Vlkno::new(put_back), depth);
         assert_eq!(counts[0], 2280, "{label} perft(1)");
+        if !put_back {
+            // vlkno.md, "More facts".
+            assert_eq!(counts[1], 4_223_016, "{label} perft(2)");
+        }
     }
 }
 
@@ -107,15 +116,28 @@ fn sight_perft_matches_reference() {
 #[test]
 fn vlkno_sight_midgame_perft_matches_reference() {
     for put_back in [false, true] {
-        let n = compare_perft_midgame(
-            if put_back { "vlkno put_back" } else { "vlkno" },
+        let label = if put_back { "vlkno put_back" } else { "vlkno" };
+        // Depth 1 early on (about 2000 turns a position), depth 2 once lava has spread.
+        let early = compare_perft_midgame(
+            label,
             &vlkno(put_back),
             || Vlkno::new(put_back),
-            0..6,
-            &[6, 14, 22, 30],
+            0..4,
+            &[6, 14],
             1,
         );
-        assert!(n >= 12, "too few vlkno positions: {n}");
+        let late = compare_perft_midgame(
+            label,
+            &vlkno(put_back),
+            || Vlkno::new(put_back),
+            0..5,
+            &[22, 30, 38],
+            2,
+        );
+        assert!(
+            early + late >= 8,
+            "too few {label} positions: {early} + {late}"
+        );
     }
     for strict in [false, true] {
         let n = compare_perft_midgame(
@@ -127,5 +149,82 @@ fn vlkno_sight_midgame_perft_matches_reference() {
             3,
         );
         assert!(n >= 40, "too few sight positions: {n}");
+    }
+}
+
+/// The moves of a seed's self-play trace.
+fn trace_moves(game: &Game, name: &str, seed: u64) -> Vec<String> {
+    let record =
+        selfplay(game, &common::game_path(name), seed).unwrap_or_else(|e| panic!("{}", e.0));
+    record.trace[1..]
+        .iter()
+        .filter_map(|l| {
+            let v: Value = serde_json::from_str(l).expect("trace line is JSON");
+            v["move"].as_str().map(str::to_string)
+        })
+        .collect()
+}
+
+/// The variant switches are exercised: along self-play traces of each variant, positions
+/// occur where the reference's legal lists under the two readings differ (so the replays
+/// above would catch an interpreter that ignored the switch).
+#[test]
+fn variant_switches_matter_in_self_play() {
+    for put_back in [false, true] {
+        let game = vlkno(put_back);
+        let mut differ = 0;
+        for seed in 0..20 {
+            let mut pos = Vlkno::new(put_back);
+            for m in trace_moves(&game, "vlkno", seed) {
+                let mut other = pos.clone();
+                other.put_back = !put_back;
+                if other.legal() != pos.legal() {
+                    differ += 1;
+                }
+                pos.play(&m)
+                    .unwrap_or_else(|e| panic!("vlkno seed {seed}: {e}"));
+            }
+            // The final position too: a game can end because of the switch.
+            let mut other = pos.clone();
+            other.put_back = !put_back;
+            other.result = None;
+            if other.legal() != pos.legal() {
+                differ += 1;
+            }
+        }
+        eprintln!("vlkno put_back={put_back}: {differ} positions where put_back matters");
+        assert!(
+            differ > 0,
+            "vlkno put_back={put_back}: the switch never matters"
+        );
+    }
+    for strict in [false, true] {
+        let game = sight(strict);
+        let mut differ = 0;
+        for seed in 0..200 {
+            let mut pos = Sight::new(strict);
+            for m in trace_moves(&game, "sight", seed) {
+                let mut other = pos.clone();
+                other.strict_priority = !strict;
+                if other.legal() != pos.legal() {
+                    differ += 1;
+                }
+                pos.play(&m)
+                    .unwrap_or_else(|e| panic!("sight seed {seed}: {e}"));
+            }
+            // The final position too: under the strict reading a game ends when the
+            // highest stacks are blocked and a lower one could still move.
+            let mut other = pos.clone();
+            other.strict_priority = !strict;
+            other.result = None;
+            if other.legal() != pos.legal() {
+                differ += 1;
+            }
+        }
+        eprintln!("sight strict={strict}: {differ} positions where strict_priority matters");
+        assert!(
+            differ > 0,
+            "sight strict={strict}: the switch never matters"
+        );
     }
 }

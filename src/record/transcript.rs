@@ -2,8 +2,8 @@
 //!
 //! ```text
 //! # rulebook transcript
-//! game: Bounce
-//! file: games/bounce.toml
+//! game: Example
+//! file: games/example.toml
 //! param size: 6
 //! seat red: human
 //! seat blue: greedy
@@ -12,8 +12,8 @@
 //! result: blue won
 //!
 //! 1. red b1-a1
-//! 1. blue c2-a2
-//! 2. red xc3
+//! 2. blue c2-a2
+//! 3. red xc3
 //! ```
 //!
 //! The header holds what is needed to play the same game again (the game file as it was

@@ -187,7 +187,7 @@ fn cell_text(game: &Game, state: &State, cell: usize) -> String {
     }
 }
 
-/// What the symbols stand for, one kind a line: `Ss Sn  sorcerer (south, north)`, then
+/// What the symbols stand for, one kind a line: `r b  checker (red, blue)`, then
 /// what an empty cell and a number after a symbol mean.
 pub fn legend(game: &Game) -> String {
     let mut out = String::new();
