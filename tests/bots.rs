@@ -204,8 +204,8 @@ fn greedy_searches_its_own_turn_only_when_the_opponent_must_pass() {
     // still look at south's one-step turn alone, not at the turns after the pass.
     let g = game("splut", &[]);
     let mut s = g.start();
-    for stack in &mut s.stacks {
-        stack.clear();
+    for c in 0..s.stacks().len() as u16 {
+        s.edit_stack(c, |st| st.clear());
     }
     set_stack(&g, &mut s, "c3", &[("sorcerer", "south")]);
     set_stack(&g, &mut s, "e5", &[("troll", "south")]);

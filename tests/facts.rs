@@ -6,7 +6,7 @@ use crate::common::game;
 
 fn count_owned(state: &State, owner: u8) -> usize {
     state
-        .stacks
+        .stacks()
         .iter()
         .filter(|s| s.last().is_some_and(|p| p.owner == owner))
         .count()
@@ -25,12 +25,12 @@ fn bounce_8x8_start_has_60_moves_all_into_a1_or_h8() {
     }
     for corner in ["a1", "h1", "a8", "h8"] {
         let c = g.board.find(corner).unwrap();
-        assert!(s.stacks[c as usize].is_empty(), "{corner} starts empty");
+        assert!(s.stacks()[c as usize].is_empty(), "{corner} starts empty");
     }
     // b1 and a2 are red, c1 and b2 blue.
     for (cell, owner) in [("b1", 0), ("a2", 0), ("c1", 1), ("b2", 1)] {
         let c = g.board.find(cell).unwrap();
-        assert_eq!(s.stacks[c as usize][0].owner, owner, "{cell}");
+        assert_eq!(s.stacks()[c as usize][0].owner, owner, "{cell}");
     }
 }
 
@@ -61,12 +61,12 @@ fn bounce_with_no_legal_move_must_remove_and_one_group_left_wins() {
     // strictly larger, so red has no move and must remove.
     let g = game("bounce", &[("size", "4")]);
     let mut s = g.start();
-    for stack in s.stacks.iter_mut() {
-        stack.clear();
+    for c in 0..s.stacks().len() as u16 {
+        s.edit_stack(c, |st| st.clear());
     }
     let put = |s: &mut State, cell: &str, owner: u8| {
         let c = g.board.find(cell).unwrap() as usize;
-        s.stacks[c].push(Piece::new(0, owner, 0));
+        s.edit_stack(c as u16, |st| st.push(Piece::new(0, owner, 0)));
     };
     for cell in ["a1", "b1", "a2", "b2"] {
         put(&mut s, cell, 0);
@@ -110,11 +110,11 @@ fn staqs_position(stacks: &[(&str, u8, usize)]) -> (rulebook::engine::game::Game
     let piece = g.kinds.iter().position(|k| k.name == "piece").unwrap() as u8;
     for &(cell, owner, height) in stacks {
         let c = g.board.find(cell).unwrap() as usize;
-        s.stacks[c].clear();
+        s.edit_stack(c as u16, |st| st.clear());
         for _ in 1..height {
-            s.stacks[c].push(Piece::new(neutral, NEUTRAL, 0));
+            s.edit_stack(c as u16, |st| st.push(Piece::new(neutral, NEUTRAL, 0)));
         }
-        s.stacks[c].push(Piece::new(piece, owner, 0));
+        s.edit_stack(c as u16, |st| st.push(Piece::new(piece, owner, 0)));
     }
     (g, s)
 }
@@ -189,10 +189,12 @@ fn staqs_a_player_who_cannot_step_must_pass_and_two_passes_end_the_game() {
         .collect();
     assert!(legal.iter().all(|t| t.contains('-')), "{legal:?}");
     // Empty every neutral: nobody can step, so both pass and the game ends on scores.
-    for stack in s.stacks.iter_mut() {
-        if stack.len() == 1 {
-            stack.clear();
-        }
+    for c in 0..s.stacks().len() as u16 {
+        s.edit_stack(c, |st| {
+            if st.len() == 1 {
+                st.clear();
+            }
+        });
     }
     let legal: Vec<String> = g
         .legal_with_notation(&s)

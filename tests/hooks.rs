@@ -1,7 +1,11 @@
 //! The native hooks on small hand-made boards: line of sight follows links and stops at
 //! the first piece; groups connect like pieces through the given directions.
 
+use proptest::prelude::*;
 use rulebook::engine::game::Game;
+use rulebook::engine::hooks::groups;
+use rulebook::engine::natives::Ctx;
+use rulebook::engine::state::{NEUTRAL, Piece, State};
 use rulebook::{compile, spec};
 
 /// A 5x5 board with alquerque links (diagonals only where file + rank is even), stones on
@@ -96,4 +100,132 @@ fn group_size_connects_through_the_given_directions() {
         "cells where x == a1 && group_size(a1) == 1 && group_size(a1, all_directions) == 4 && groups(none) == 0",
     );
     assert_eq!(listed(&g), ["a1"]);
+}
+
+/// A board of `files` x `ranks` with the given shape and links, two owned kinds and a
+/// neutral one, and pieces put by `cells`: for each cell index, 0 for empty, else 1 + a
+/// (kind, owner) class out of six.
+fn group_board(files: u8, ranks: u8, shape: &str, links: &str, cells: &[u8]) -> (Game, State) {
+    let text = format!(
+        r#"
+[game]
+name = "groups"
+
+[[players]]
+name = "one"
+
+[[players]]
+name = "two"
+
+[board]
+files = {files}
+ranks = {ranks}
+shape = '{shape}'
+links = [{links}]
+
+[pieces.pa]
+owned = true
+symbol = {{ one = "a", two = "A" }}
+
+[pieces.pb]
+owned = true
+symbol = {{ one = "b", two = "B" }}
+
+[pieces.pn]
+symbol = "n"
+
+[[actions]]
+name = "pass"
+choose = ['x in cells']
+notation = '{{x}}'
+"#
+    );
+    let source = spec::parse("groups.toml", text).unwrap_or_else(|d| panic!("{d}"));
+    let g = compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"));
+    let mut s = g.start();
+    for cell in 0..g.board.len() {
+        let class = cells[cell % cells.len()];
+        let piece = match class {
+            0 => None,
+            1..=4 => Some(Piece::new((class - 1) / 2, (class - 1) % 2, 0)),
+            _ => Some(Piece::new(2, NEUTRAL, 0)),
+        };
+        s.edit_stack(cell as u16, |st| {
+            st.clear();
+            st.extend(piece);
+        });
+    }
+    (g, s)
+}
+
+/// The group of `start` by a plain flood over the board's links, for comparison.
+fn plain_group(g: &Game, s: &State, start: usize, dirs: u8) -> Vec<bool> {
+    let mut seen = vec![false; g.board.len()];
+    let like = |c: usize| s.stacks()[c].last().map(|p| (p.kind, p.owner));
+    if like(start).is_none() {
+        return seen;
+    }
+    let mut todo = vec![start];
+    seen[start] = true;
+    while let Some(c) = todo.pop() {
+        for d in 0..8 {
+            if dirs & (1 << d) != 0
+                && let Some(n) = g.board.step(c as u16, d)
+                && !seen[n as usize]
+                && like(n as usize) == like(start)
+            {
+                seen[n as usize] = true;
+                todo.push(n as usize);
+            }
+        }
+    }
+    seen
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The group hooks grow groups over bit sets (by shifts on rectangle boards, along
+    /// links on others); on every board shape and size up to 26 x 26 (one to eleven
+    /// words) they agree with a plain flood.
+    #[test]
+    fn group_hooks_agree_with_a_plain_flood(
+        files in 1u8..=26,
+        ranks in 1u8..=26,
+        shape in prop::sample::select(vec![
+            "true",
+            "abs(2 * file - files - 1) + abs(2 * rank - ranks - 1) <= files",
+            "(file * 7 + rank * 3) % 5 != 0",
+        ]),
+        links in prop::sample::select(vec![
+            r#"{ dirs = "orthogonal" }"#,
+            r#"{ dirs = "all_directions" }"#,
+            r#"{ dirs = "orthogonal" }, { dirs = "diagonal", where = '(file + rank) % 2 == 0' }"#,
+            r#"{ dirs = "n" }, { dirs = "e", where = 'rank % 3 != 1' }"#,
+        ]),
+        dirs in prop::sample::select(vec![0x55u8, 0xaa, 0xff, 0x01, 0x44]),
+        cells in prop::collection::vec(0u8..=5, 1..40),
+    ) {
+        let shape = shape.replace("files", &files.to_string()).replace("ranks", &ranks.to_string());
+        let (g, s) = group_board(files, ranks, &shape, links, &cells);
+        let c = Ctx { game: &g, state: &s, me: 0 };
+        let mut counted = [vec![false; g.board.len()], vec![false; g.board.len()]];
+        let mut groups = [0i64; 2];
+        for start in 0..g.board.len() {
+            let plain = plain_group(&g, &s, start, dirs);
+            let size = plain.iter().filter(|&&x| x).count() as i64;
+            prop_assert_eq!(groups::group_size(&c, start as i64, dirs as i64), size, "at {}", g.board.names[start]);
+            if let Some(p) = s.stacks()[start].last().filter(|p| p.owner != NEUTRAL)
+                && !counted[p.owner as usize][start]
+            {
+                groups[p.owner as usize] += 1;
+                for (cell, member) in plain.iter().enumerate() {
+                    counted[p.owner as usize][cell] |= *member;
+                }
+            }
+        }
+        for player in 0..2 {
+            prop_assert_eq!(groups::group_count(&c, player, dirs as i64), groups[player as usize]);
+        }
+    }
 }

@@ -13,7 +13,7 @@ use crate::common::game;
 fn count(g: &Game, s: &State, kind: &str, owner: Option<u8>) -> usize {
     let k = g.kinds.iter().position(|x| x.name == kind).expect("a kind") as u8;
     let o = owner.unwrap_or(NEUTRAL);
-    s.stacks
+    s.stacks()
         .iter()
         .flatten()
         .filter(|p| p.kind == k && p.owner == o)

@@ -114,7 +114,7 @@ fn staqs_stacks_never_merge_nor_vanish() {
             g.play(&mut s, ply);
             plies += 1;
             let stacks = |p: u8| {
-                s.stacks
+                s.stacks()
                     .iter()
                     .filter(|st| st.last().is_some_and(|x| x.owner == p))
                     .count()
@@ -122,7 +122,7 @@ fn staqs_stacks_never_merge_nor_vanish() {
             if plies >= 8 {
                 assert_eq!((stacks(0), stacks(1)), (4, 4), "seed {seed} ply {plies}");
             }
-            let pieces: usize = s.stacks.iter().map(|st| st.len()).sum();
+            let pieces: usize = s.stacks().iter().map(|st| st.len()).sum();
             assert_eq!(
                 pieces,
                 25 + plies.min(8),

@@ -200,8 +200,8 @@ notation = '{at}'
     assert!(!state.is_alive(2));
     assert_eq!(texts(&g, &state), ["c1"]);
     let d1 = g.board.names.iter().position(|n| n == "d1").unwrap();
-    assert_eq!(state.stacks[d1].len(), 1);
-    assert_eq!(state.stacks[d1][0].owner, 2);
+    assert_eq!(state.stacks()[d1].len(), 1);
+    assert_eq!(state.stacks()[d1][0].owner, 2);
 }
 
 #[test]
@@ -247,7 +247,7 @@ notation = '{at}'
     let mut state = g.start();
     let ply = g.parse_ply(&state, "a1").unwrap();
     g.play(&mut state, &ply);
-    assert_eq!(state.stacks[0].len(), 3);
+    assert_eq!(state.stacks()[0].len(), 3);
 }
 
 #[test]

@@ -17,8 +17,8 @@ fn splut(players: usize) -> Game {
 /// step of game turn `turn` (3 steps from turn 3 on).
 fn bare(g: &Game, to_move: &str, turn: u32) -> State {
     let mut s = g.start();
-    for stack in &mut s.stacks {
-        stack.clear();
+    for c in 0..s.stacks().len() as u16 {
+        s.edit_stack(c, |st| st.clear());
     }
     s.to_move = seat(g, to_move);
     s.turn = turn;
@@ -37,7 +37,7 @@ fn put(g: &Game, s: &mut State, cell: &str, kind: &str, owner: &str) {
 /// What stands on a cell: "" when empty, else the kind's name and its owner.
 fn on(g: &Game, s: &State, cell: &str) -> String {
     let c = g.board.find(cell).expect("a cell") as usize;
-    s.stacks[c]
+    s.stacks()[c]
         .iter()
         .map(|p| {
             let kind = &g.kinds[p.kind as usize].name;
@@ -52,7 +52,7 @@ fn on(g: &Game, s: &State, cell: &str) -> String {
 
 fn pieces_of(g: &Game, s: &State, owner: &str) -> usize {
     let o = seat(g, owner);
-    s.stacks.iter().flatten().filter(|p| p.owner == o).count()
+    s.stacks().iter().flatten().filter(|p| p.owner == o).count()
 }
 
 #[test]
@@ -273,8 +273,8 @@ fn a_rock_moved_during_the_previous_turn_cannot_be_levitated() {
     }
     let stamp = |s: &mut State, cell: &str, moved: u32, before: u32| {
         let c = g.board.find(cell).unwrap() as usize;
-        s.stacks[c][0].moved = moved;
-        s.stacks[c][0].moved_before = before;
+        s.edit_stack(c as u16, |st| st[0].moved = moved);
+        s.edit_stack(c as u16, |st| st[0].moved_before = before);
     };
     stamp(&mut s, "b5", 5, 0);
     stamp(&mut s, "c5", 4, 0);

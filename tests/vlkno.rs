@@ -217,7 +217,7 @@ fn stones_are_never_lost() {
     let g = game("vlkno", &[]);
     let stone = g.kinds.iter().position(|k| k.name == "stone").unwrap() as u8;
     let count = |s: &State| {
-        s.stacks
+        s.stacks()
             .iter()
             .flatten()
             .filter(|p| p.kind == stone)

@@ -110,7 +110,7 @@ pub fn zobrist(state: &State) -> u64 {
         state.turn as u64,
     ]);
     h ^= key([2, state.alive as u64, state.silent_passes as u64, 0]);
-    for (cell, stack) in state.stacks.iter().enumerate() {
+    for (cell, stack) in state.stacks().iter().enumerate() {
         for (level, p) in stack.iter().enumerate() {
             let piece = (p.kind as u64) << 8 | p.owner as u64;
             let stamps = (p.moved as u64) << 32 | p.moved_before as u64;

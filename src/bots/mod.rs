@@ -58,7 +58,7 @@ pub fn heuristic(game: &Game, state: &State, me: u8) -> i64 {
         return game.evaluate(state, me);
     }
     let (mut mine, mut theirs) = (0i64, 0i64);
-    for p in state.stacks.iter().flatten() {
+    for p in state.stacks().iter().flatten() {
         if p.owner == me {
             mine += 1;
         } else if p.owner != NEUTRAL {

@@ -372,23 +372,7 @@ impl Compiler<'_> {
                 "one too many",
             ));
         }
-        let alive = if players.len() == 32 {
-            u32::MAX
-        } else {
-            (1u32 << players.len()) - 1
-        };
-        let initial = State {
-            stacks,
-            vars,
-            to_move: 0,
-            turn: 1,
-            ply_in_turn: 1,
-            plies: 0,
-            alive,
-            silent_passes: 0,
-            turn_over: false,
-            outcome: None,
-        };
+        let initial = State::new(stacks, vars, players.len(), kinds.len());
         let mut game = Game {
             name: f.game.name.clone(),
             rules: f.game.rules.clone(),

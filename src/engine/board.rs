@@ -48,6 +48,10 @@ pub struct Board {
     pub links: Vec<[Option<CellId>; 8]>,
     /// Grid position (file-1, rank-1), row-major by rank, to cell.
     grid: Vec<Option<CellId>>,
+    /// For each direction, `words` words: the set of cells that have a link that way.
+    link_sets: Vec<u64>,
+    /// 64-bit words in a set of cells.
+    words: usize,
 }
 
 impl Board {
@@ -68,6 +72,7 @@ impl Board {
             }
         }
         let links = vec![[None; 8]; coords.len()];
+        let words = coords.len().div_ceil(64).max(1);
         Board {
             files,
             ranks,
@@ -75,7 +80,27 @@ impl Board {
             names,
             links,
             grid,
+            link_sets: vec![0; 8 * words],
+            words,
         }
+    }
+
+    /// Whether every cell of the grid exists, so that a cell's index is its grid position
+    /// and a step in a direction is a fixed offset of the index (see [`Board::offset`]).
+    pub fn is_rectangle(&self) -> bool {
+        self.len() == self.files as usize * self.ranks as usize
+    }
+
+    /// How a step in direction `dir` changes a cell's index on a rectangle board.
+    pub fn offset(&self, dir: usize) -> isize {
+        let (_, df, dr) = DIRECTIONS[dir];
+        df as isize + dr as isize * self.files as isize
+    }
+
+    /// The cells that have a link in direction `dir`, as a bit set by cell index.
+    #[inline]
+    pub fn linked_that_way(&self, dir: usize) -> &[u64] {
+        &self.link_sets[dir * self.words..(dir + 1) * self.words]
     }
 
     /// The number of cells.
@@ -109,7 +134,15 @@ impl Board {
     pub fn link(&mut self, cell: CellId, dir: usize) {
         let (file, rank) = self.coords[cell as usize];
         let (_, df, dr) = DIRECTIONS[dir];
-        self.links[cell as usize][dir] = self.at(file as i64 + df as i64, rank as i64 + dr as i64);
+        let target = self.at(file as i64 + df as i64, rank as i64 + dr as i64);
+        self.links[cell as usize][dir] = target;
+        let word = &mut self.link_sets[dir * self.words + cell as usize / 64];
+        let bit = 1u64 << (cell % 64);
+        if target.is_some() {
+            *word |= bit;
+        } else {
+            *word &= !bit;
+        }
     }
 
     /// The neighbour of `cell` in direction `dir`, if linked.

@@ -402,7 +402,7 @@ impl Game {
                 locals[0] = cell as i64;
                 eval(node, &self.ctx(state, state.to_move), &mut locals)
             }
-            None => state.stacks[cell].len() as i64,
+            None => state.stacks()[cell].len() as i64,
         }
     }
 

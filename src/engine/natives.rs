@@ -9,7 +9,7 @@ use smallvec::SmallVec;
 use super::board::{CellId, DIRECTIONS};
 use super::game::Game;
 use super::hooks::{groups, line_of_sight, push};
-use super::state::{Journal, NEUTRAL, NONE, Piece, State};
+use super::state::{EMPTY_TOP, Journal, NEUTRAL, NONE, Piece, State};
 use crate::lang::types::Type;
 
 /// What a native function sees: the game, the position and the player `me`.
@@ -114,7 +114,7 @@ pub static NATIVES: &[Native] = &[
         [Cell],
         Bool,
         "Whether a cell holds no piece (false for none).",
-        Value(|c, a| (a[0] >= 0 && c.state.stacks[a[0] as usize].is_empty()) as i64)
+        Value(|c, a| (a[0] >= 0 && c.state.top_code(a[0] as CellId) == EMPTY_TOP) as i64)
     ),
     native!(
         "height",
@@ -124,7 +124,7 @@ pub static NATIVES: &[Native] = &[
         Value(|c, a| if a[0] < 0 {
             0
         } else {
-            c.state.stacks[a[0] as usize].len() as i64
+            c.state.stack(a[0] as CellId).len() as i64
         })
     ),
     native!(
@@ -132,14 +132,14 @@ pub static NATIVES: &[Native] = &[
         [Cell],
         Kind,
         "The kind of the top piece of a cell, or none.",
-        Value(|c, a| top(c, a[0]).map_or(NONE, |p| p.kind as i64))
+        Value(|c, a| top_code(c, a[0]).map_or(NONE, |code| (code >> 8) as i64))
     ),
     native!(
         "owner",
         [Cell],
         Player,
         "The owner of the top piece of a cell; none if empty or neutral.",
-        Value(|c, a| top(c, a[0]).map_or(NONE, |p| owner_value(p.owner)))
+        Value(|c, a| top_code(c, a[0]).map_or(NONE, |code| owner_value(code as u8)))
     ),
     native!(
         "has",
@@ -411,6 +411,13 @@ fn owner_value(owner: u8) -> i64 {
     if owner == NEUTRAL { NONE } else { owner as i64 }
 }
 
+fn top_code(c: &Ctx, cell: i64) -> Option<u16> {
+    if cell < 0 {
+        return None;
+    }
+    Some(c.state.top_code(cell as CellId)).filter(|&code| code != EMPTY_TOP)
+}
+
 fn top<'a>(c: &'a Ctx, cell: i64) -> Option<&'a Piece> {
     if cell < 0 {
         None
@@ -423,7 +430,8 @@ fn count_kind(c: &Ctx, cell: i64, kind: i64) -> i64 {
     if cell < 0 {
         return 0;
     }
-    c.state.stacks[cell as usize]
+    c.state
+        .stack(cell as CellId)
         .iter()
         .filter(|p| p.kind as i64 == kind)
         .count() as i64
@@ -487,11 +495,13 @@ pub(crate) fn move_pieces(m: &mut Mut, from: i64, to: i64, count: usize) {
         return;
     }
     let turn = m.state.turn;
-    let source = m.journal.stack(m.state, from as CellId);
-    let keep = source.len().saturating_sub(count);
-    let moving: smallvec::SmallVec<[Piece; 8]> = source.drain(keep..).collect();
-    let target = m.journal.stack(m.state, to as CellId);
-    target.extend(moving.into_iter().map(|p| p.stamped(turn)));
+    let moving: SmallVec<[Piece; 8]> = m.journal.edit(m.state, from as CellId, |source| {
+        let keep = source.len().saturating_sub(count);
+        source.drain(keep..).collect()
+    });
+    m.journal.edit(m.state, to as CellId, |target| {
+        target.extend(moving.into_iter().map(|p| p.stamped(turn)))
+    });
 }
 
 fn place(m: &mut Mut, cell: i64, kind: i64, owner: i64) {
@@ -500,16 +510,17 @@ fn place(m: &mut Mut, cell: i64, kind: i64, owner: i64) {
     }
     let owner = if owner < 0 { NEUTRAL } else { owner as u8 };
     let piece = Piece::new(kind as u8, owner, m.state.turn);
-    m.journal.stack(m.state, cell as CellId).push(piece);
+    m.journal.edit(m.state, cell as CellId, |s| s.push(piece));
 }
 
 fn remove(m: &mut Mut, cell: i64, count: usize) {
     if cell < 0 {
         return;
     }
-    let stack = m.journal.stack(m.state, cell as CellId);
-    let keep = stack.len().saturating_sub(count);
-    stack.truncate(keep);
+    m.journal.edit(m.state, cell as CellId, |stack| {
+        let keep = stack.len().saturating_sub(count);
+        stack.truncate(keep);
+    });
 }
 
 fn eliminate(m: &mut Mut, a: &[i64]) {
@@ -517,11 +528,10 @@ fn eliminate(m: &mut Mut, a: &[i64]) {
         return;
     }
     let who = a[0] as u8;
-    for cell in 0..m.state.stacks.len() {
-        if m.state.stacks[cell].iter().any(|p| p.owner == who) {
+    for cell in 0..m.state.stacks().len() as CellId {
+        if m.state.stack(cell).iter().any(|p| p.owner == who) {
             m.journal
-                .stack(m.state, cell as CellId)
-                .retain(|p| p.owner != who);
+                .edit(m.state, cell, |s| s.retain(|p| p.owner != who));
         }
     }
     let alive = m.state.alive & !(1 << who);

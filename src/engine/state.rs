@@ -68,11 +68,28 @@ pub struct Outcome {
     pub reason: Option<String>,
 }
 
+/// The top code of an empty cell (see [`State::top_code`]).
+pub const EMPTY_TOP: u16 = u16::MAX;
+
 /// A game position.
+///
+/// Besides the stacks it keeps two caches that the hot paths read instead of the stacks:
+/// each cell's top piece as a small code, and for each class of top piece (kind and
+/// owner) the bit set of cells it tops, which the group hooks flood over. Stacks change
+/// only through [`State::edit_stack`] (directly, or through a [`Journal`]), which keeps
+/// the caches true.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
     /// One stack per cell.
-    pub stacks: Vec<Stack>,
+    stacks: Vec<Stack>,
+    /// Per cell: `kind << 8 | owner` of the top piece, or [`EMPTY_TOP`].
+    tops: Vec<u16>,
+    /// Per class of top piece, `words` words: the cells topped by that class.
+    classes: Vec<u64>,
+    /// Classes per kind: one per player and one for neutral pieces.
+    owner_slots: u16,
+    /// 64-bit words per cell set.
+    words: u16,
     /// Global variables, then player variables (grouped by variable, one slot per player),
     /// then turn variables.
     pub vars: Vec<i64>,
@@ -95,10 +112,117 @@ pub struct State {
 }
 
 impl State {
+    /// The position at the start of a game with these stacks and variables, `players`
+    /// seats and `kinds` piece kinds, first player to move.
+    pub fn new(stacks: Vec<Stack>, vars: Vec<i64>, players: usize, kinds: usize) -> State {
+        let words = stacks.len().div_ceil(64).max(1);
+        let owner_slots = players + 1;
+        let mut state = State {
+            tops: vec![EMPTY_TOP; stacks.len()],
+            classes: vec![0; kinds.max(1) * owner_slots * words],
+            owner_slots: owner_slots as u16,
+            words: words as u16,
+            stacks,
+            vars,
+            to_move: 0,
+            turn: 1,
+            ply_in_turn: 1,
+            plies: 0,
+            alive: if players >= 32 {
+                u32::MAX
+            } else {
+                (1u32 << players) - 1
+            },
+            silent_passes: 0,
+            turn_over: false,
+            outcome: None,
+        };
+        for cell in 0..state.stacks.len() {
+            state.refresh(cell);
+        }
+        state
+    }
+
+    /// Every cell's stack, bottom first.
+    #[inline]
+    pub fn stacks(&self) -> &[Stack] {
+        &self.stacks
+    }
+
+    /// The stack on a cell, bottom first.
+    #[inline]
+    pub fn stack(&self, cell: CellId) -> &Stack {
+        &self.stacks[cell as usize]
+    }
+
+    /// Changes a cell's stack outside any journal (for building positions by hand; plies
+    /// go through [`Journal::edit`] so they can be taken back).
+    pub fn edit_stack<R>(&mut self, cell: CellId, f: impl FnOnce(&mut Stack) -> R) -> R {
+        let r = f(&mut self.stacks[cell as usize]);
+        self.refresh(cell as usize);
+        r
+    }
+
     /// The top piece of a cell, if any.
     #[inline]
     pub fn top(&self, cell: CellId) -> Option<&Piece> {
         self.stacks[cell as usize].last()
+    }
+
+    /// The top piece of a cell as `kind << 8 | owner`, or [`EMPTY_TOP`]: one array read.
+    #[inline]
+    pub fn top_code(&self, cell: CellId) -> u16 {
+        self.tops[cell as usize]
+    }
+
+    /// The cells whose top piece has this code (kind and owner), as a bit set by cell
+    /// index; empty for [`EMPTY_TOP`].
+    #[inline]
+    pub fn cells_topped_by(&self, code: u16) -> &[u64] {
+        match self.class(code) {
+            Some(class) => {
+                let w = self.words as usize;
+                &self.classes[class * w..(class + 1) * w]
+            }
+            None => &[],
+        }
+    }
+
+    /// The number of 64-bit words in a cell set of this position.
+    #[inline]
+    pub fn words(&self) -> usize {
+        self.words as usize
+    }
+
+    /// The class index of a top code: kind-major, then the owner's slot (neutral last).
+    #[inline]
+    fn class(&self, code: u16) -> Option<usize> {
+        if code == EMPTY_TOP {
+            return None;
+        }
+        let (kind, owner) = ((code >> 8) as usize, (code & 0xff) as usize);
+        let slots = self.owner_slots as usize;
+        Some(kind * slots + owner.min(slots - 1))
+    }
+
+    /// Brings the caches of one cell in line with its stack.
+    fn refresh(&mut self, cell: usize) {
+        let new = self.stacks[cell]
+            .last()
+            .map_or(EMPTY_TOP, |p| (p.kind as u16) << 8 | p.owner as u16);
+        let old = self.tops[cell];
+        if new == old {
+            return;
+        }
+        self.tops[cell] = new;
+        let (w, bit) = (cell / 64, 1u64 << (cell % 64));
+        let words = self.words as usize;
+        if let Some(class) = self.class(old) {
+            self.classes[class * words + w] &= !bit;
+        }
+        if let Some(class) = self.class(new) {
+            self.classes[class * words + w] |= bit;
+        }
     }
 
     /// Whether player `p` is still in the game.
@@ -147,7 +271,10 @@ impl Journal {
     pub fn rollback(&mut self, state: &mut State, mark: usize) {
         while self.log.len() > mark {
             match self.log.pop() {
-                Some(Undo::Stack(c, s)) => state.stacks[c as usize] = s,
+                Some(Undo::Stack(c, s)) => {
+                    state.stacks[c as usize] = s;
+                    state.refresh(c as usize);
+                }
                 Some(Undo::Var(i, v)) => state.vars[i] = v,
                 Some(Undo::Alive(a)) => state.alive = a,
                 Some(Undo::TurnOver(t)) => state.turn_over = t,
@@ -156,13 +283,18 @@ impl Journal {
         }
     }
 
-    /// Gives mutable access to a stack, remembering its old contents.
-    pub fn stack<'s>(&mut self, state: &'s mut State, cell: CellId) -> &'s mut Stack {
+    /// Changes a cell's stack, remembering its old contents.
+    pub fn edit<R>(
+        &mut self,
+        state: &mut State,
+        cell: CellId,
+        f: impl FnOnce(&mut Stack) -> R,
+    ) -> R {
         if self.on {
-            self.log
-                .push(Undo::Stack(cell, state.stacks[cell as usize].clone()));
+            let old = Stack::from_slice(&state.stacks[cell as usize]);
+            self.log.push(Undo::Stack(cell, old));
         }
-        &mut state.stacks[cell as usize]
+        state.edit_stack(cell, f)
     }
 
     /// Sets a variable slot, remembering its old value.

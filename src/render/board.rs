@@ -23,7 +23,7 @@ pub fn render_styled(game: &Game, state: &State, colour: bool) -> String {
 /// changed) underlined when `colour` is set. Plain text has no mark: on a pipe the
 /// REPL's own lines say which ply was played.
 pub fn render_marked(game: &Game, state: &State, colour: bool, before: Option<&State>) -> String {
-    let changed = |c: usize| before.is_some_and(|b| b.stacks[c] != state.stacks[c]);
+    let changed = |c: usize| before.is_some_and(|b| b.stacks()[c] != state.stacks()[c]);
     let width = (0..game.board.len())
         .map(|c| cell_text(game, state, c).chars().count())
         .max()
@@ -32,7 +32,7 @@ pub fn render_marked(game: &Game, state: &State, colour: bool, before: Option<&S
         let text = cell_text(game, state, c);
         let fill = " ".repeat(pad.saturating_sub(text.chars().count()));
         let underline = if colour && changed(c) { "4;" } else { "" };
-        match state.stacks[c].last() {
+        match state.stacks()[c].last() {
             Some(top) if colour && top.owner != NEUTRAL => {
                 let code = PALETTE[top.owner as usize % PALETTE.len()];
                 format!("{fill}\x1b[{underline}1;{code}m{text}\x1b[0m")
@@ -166,7 +166,7 @@ fn visible_width(text: &str) -> usize {
 }
 
 fn cell_text(game: &Game, state: &State, cell: usize) -> String {
-    let stack = &state.stacks[cell];
+    let stack = &state.stacks()[cell];
     let Some(top) = stack.last() else {
         return ".".into();
     };

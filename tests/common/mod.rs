@@ -27,7 +27,7 @@ pub fn set_stack(g: &Game, state: &mut State, cell: &str, pieces: &[(&str, &str)
         .board
         .find(cell)
         .unwrap_or_else(|| panic!("no cell {cell}")) as usize;
-    state.stacks[c].clear();
+    state.edit_stack(c as u16, |st| st.clear());
     for &(kind, owner) in pieces {
         let kind = g
             .kinds
@@ -42,13 +42,13 @@ pub fn set_stack(g: &Game, state: &mut State, cell: &str, pieces: &[(&str, &str)
                 .position(|p| p == owner)
                 .unwrap_or_else(|| panic!("no player {owner}")) as u8
         };
-        state.stacks[c].push(Piece::new(kind, owner, 0));
+        state.edit_stack(c as u16, |st| st.push(Piece::new(kind, owner, 0)));
     }
 }
 
 /// The height of the stack on `cell`.
 pub fn height(g: &Game, state: &State, cell: &str) -> usize {
-    state.stacks[g.board.find(cell).expect("a cell") as usize].len()
+    state.stacks()[g.board.find(cell).expect("a cell") as usize].len()
 }
 
 /// The sorted texts of the legal plies.

@@ -1,101 +1,173 @@
 //! Group hooks: sizes and counts of connected groups of like pieces.
 //!
 //! Two cells are in the same group when both top pieces have the same kind and owner and a
-//! chain of such cells links them through the given directions. The flood fill uses a
-//! fixed-size bit set and queue on the stack: no allocation on the move-generation path.
+//! chain of such cells links them through the given directions. The state keeps, for each
+//! kind and owner, the bit set of cells it tops, so a group is grown over bit sets: on a
+//! rectangle board a whole frontier steps in one direction with a shift of its bits (the
+//! cells that have a link that way, moved by the direction's index offset), a few word
+//! operations per step however large the group. Other boards follow the links cell by
+//! cell over the same sets. Nothing is allocated.
 
-use crate::engine::board::CellId;
+use crate::engine::board::{Board, CellId};
 use crate::engine::natives::Ctx;
-use crate::engine::state::Piece;
+use crate::engine::state::{EMPTY_TOP, NEUTRAL};
 
-/// The most cells a board can have (26 × 26).
-const MAX_CELLS: usize = 26 * 26;
-const WORDS: usize = MAX_CELLS.div_ceil(64);
-
-struct Marks([u64; WORDS]);
-
-impl Marks {
-    fn new() -> Marks {
-        Marks([0; WORDS])
-    }
-    fn is_set(&self, i: usize) -> bool {
-        self.0[i / 64] & (1 << (i % 64)) != 0
-    }
-    fn test_and_set(&mut self, i: usize) -> bool {
-        let (w, b) = (i / 64, i % 64);
-        let was = self.0[w] & (1 << b) != 0;
-        self.0[w] |= 1 << b;
-        was
-    }
-}
-
-fn same(a: &Piece, b: &Piece) -> bool {
-    a.kind == b.kind && a.owner == b.owner
-}
-
-/// Floods from `start` and returns the size of its group, marking every member. The
-/// cells still to visit are kept in a bit set too, so nothing needs clearing per call.
-fn flood(c: &Ctx, start: CellId, dirs: i64, marks: &mut Marks) -> i64 {
-    let Some(&like) = c.state.top(start) else {
-        return 0;
-    };
-    let links = &c.game.board.links;
-    let dirs = dirs as u8;
-    let mut pending = Marks::new();
-    marks.test_and_set(start as usize);
-    pending.test_and_set(start as usize);
-    let mut size = 1;
-    let mut word = 0;
-    while word < WORDS {
-        let bits = pending.0[word];
-        if bits == 0 {
-            word += 1;
-            continue;
-        }
-        let cell = word * 64 + bits.trailing_zeros() as usize;
-        pending.0[word] &= bits - 1;
-        let mut todo = dirs;
-        while todo != 0 {
-            let d = todo.trailing_zeros() as usize;
-            todo &= todo - 1;
-            if let Some(n) = links[cell][d]
-                && c.state.top(n).is_some_and(|p| same(p, &like))
-                && !marks.test_and_set(n as usize)
-            {
-                pending.test_and_set(n as usize);
-                size += 1;
-                // A new member below the current word restarts the scan there.
-                word = word.min(n as usize / 64);
-            }
-        }
-    }
-    size
-}
+/// The most words a cell set needs: boards have at most 26 × 26 cells.
+const MAX_WORDS: usize = (26 * 26usize).div_ceil(64);
 
 /// The size of the group containing `cell` (0 for an empty cell or none).
 pub fn group_size(c: &Ctx, cell: i64, dirs: i64) -> i64 {
     if cell < 0 {
         return 0;
     }
-    flood(c, cell as CellId, dirs, &mut Marks::new())
+    let code = c.state.top_code(cell as CellId);
+    if code == EMPTY_TOP {
+        return 0;
+    }
+    let like = c.state.cells_topped_by(code);
+    by_words(&c.game.board, like.len(), |grow| {
+        let mut group = [0u64; MAX_WORDS];
+        grow(&c.game.board, like, cell as usize, dirs as u8, &mut group);
+        group.iter().map(|w| w.count_ones() as i64).sum()
+    })
 }
 
 /// The number of groups formed by the pieces on top that `player` owns.
 pub fn group_count(c: &Ctx, player: i64, dirs: i64) -> i64 {
-    if player < 0 {
+    if !(0..NEUTRAL as i64).contains(&player) {
         return 0;
     }
-    let mut marks = Marks::new();
-    let mut count = 0;
-    for cell in 0..c.game.board.len() {
-        let owned = c
-            .state
-            .top(cell as CellId)
-            .is_some_and(|p| p.owner as i64 == player);
-        if owned && !marks.is_set(cell) {
-            flood(c, cell as CellId, dirs, &mut marks);
-            count += 1;
+    let words = c.state.words();
+    by_words(&c.game.board, words, |grow| {
+        let mut count = 0;
+        for kind in 0..c.game.kinds.len() as u16 {
+            let like = c.state.cells_topped_by(kind << 8 | player as u16);
+            let mut left = [0u64; MAX_WORDS];
+            left[..words].copy_from_slice(like);
+            while let Some(seed) = first_member(&left[..words]) {
+                let mut group = [0u64; MAX_WORDS];
+                grow(&c.game.board, like, seed, dirs as u8, &mut group);
+                for (l, g) in left.iter_mut().zip(group) {
+                    *l &= !g;
+                }
+                count += 1;
+            }
+        }
+        count
+    })
+}
+
+/// Grows the group of `seed` within `like` through `dirs`, writing its cells to `group`.
+type Grow = fn(&Board, &[u64], usize, u8, &mut [u64; MAX_WORDS]);
+
+/// Calls `f` with the fastest way to grow groups on this board: shifts with the word
+/// count fixed at compile time on rectangle boards, links otherwise.
+fn by_words<R>(board: &Board, words: usize, f: impl FnOnce(Grow) -> R) -> R {
+    if !board.is_rectangle() {
+        return f(grow_by_links);
+    }
+    macro_rules! fixed {
+        ($($w:literal)*) => {
+            match words {
+                $($w => f(grow_by_shifts::<$w>),)*
+                _ => f(grow_by_links),
+            }
+        };
+    }
+    fixed!(1 2 3 4 5 6 7 8 9 10 11)
+}
+
+/// The lowest cell of a set, if any.
+fn first_member(set: &[u64]) -> Option<usize> {
+    set.iter()
+        .position(|&w| w != 0)
+        .map(|i| i * 64 + set[i].trailing_zeros() as usize)
+}
+
+/// `x` moved by `by` bits towards higher cell indices (lower when negative).
+#[inline(always)]
+fn shifted<const W: usize>(x: &[u64; W], by: isize) -> [u64; W] {
+    let mut out = [0u64; W];
+    let s = by.unsigned_abs() as u32;
+    if s == 0 || s >= 64 {
+        // Only a one-file board gives a zero offset (for a diagonal, which it lacks) and
+        // boards are at most 26 files wide: neither set has a member to move.
+        return if s == 0 { *x } else { out };
+    }
+    if by > 0 {
+        for i in 0..W {
+            out[i] = x[i] << s | if i > 0 { x[i - 1] >> (64 - s) } else { 0 };
+        }
+    } else {
+        for i in 0..W {
+            out[i] = x[i] >> s | if i + 1 < W { x[i + 1] << (64 - s) } else { 0 };
         }
     }
-    count
+    out
+}
+
+/// Grows a group a frontier at a time: each step moves the frontier along every
+/// direction of `dirs` with one shift per direction.
+fn grow_by_shifts<const W: usize>(
+    board: &Board,
+    like: &[u64],
+    seed: usize,
+    dirs: u8,
+    out: &mut [u64; MAX_WORDS],
+) {
+    let like: &[u64; W] = like.try_into().expect("a cell set of the board's size");
+    let mut ways = [([0u64; W], 0isize); 8];
+    let mut n = 0;
+    for (d, way) in (0..8).filter(|d| dirs & (1 << d) != 0).zip(ways.iter_mut()) {
+        let linked: &[u64; W] = board.linked_that_way(d).try_into().expect("board-sized");
+        *way = (*linked, board.offset(d));
+        n += 1;
+    }
+    let mut group = [0u64; W];
+    group[seed / 64] = 1 << (seed % 64);
+    let mut frontier = group;
+    loop {
+        let mut reached = [0u64; W];
+        for (linked, offset) in &ways[..n] {
+            let mut from = frontier;
+            for i in 0..W {
+                from[i] &= linked[i];
+            }
+            let moved = shifted(&from, *offset);
+            for i in 0..W {
+                reached[i] |= moved[i];
+            }
+        }
+        let mut any = 0;
+        for i in 0..W {
+            frontier[i] = reached[i] & like[i] & !group[i];
+            group[i] |= frontier[i];
+            any |= frontier[i];
+        }
+        if any == 0 {
+            break;
+        }
+    }
+    out[..W].copy_from_slice(&group);
+}
+
+/// Grows a group cell by cell along the board's links (any board shape).
+fn grow_by_links(board: &Board, like: &[u64], seed: usize, dirs: u8, out: &mut [u64; MAX_WORDS]) {
+    let words = like.len();
+    let member = |set: &[u64], i: usize| set[i / 64] & (1 << (i % 64)) != 0;
+    let mut pending = [0u64; MAX_WORDS];
+    out[seed / 64] |= 1 << (seed % 64);
+    pending[seed / 64] |= 1 << (seed % 64);
+    while let Some(cell) = first_member(&pending[..words]) {
+        pending[cell / 64] &= !(1 << (cell % 64));
+        for d in (0..8).filter(|d| dirs & (1 << d) != 0) {
+            if let Some(n) = board.step(cell as CellId, d) {
+                let n = n as usize;
+                if member(like, n) && !member(&out[..], n) {
+                    out[n / 64] |= 1 << (n % 64);
+                    pending[n / 64] |= 1 << (n % 64);
+                }
+            }
+        }
+    }
 }

@@ -5,7 +5,7 @@
 
 use crate::engine::board::{CellId, DIRECTIONS};
 use crate::engine::natives::{Ctx, Elems};
-use crate::engine::state::NONE;
+use crate::engine::state::{EMPTY_TOP, NONE};
 
 /// The first occupied cell met going from `cell` along `dir` (the cell itself excluded),
 /// or none if the line reaches the edge first.
@@ -18,7 +18,7 @@ pub fn first_seen(c: &Ctx, cell: i64, dir: i64) -> i64 {
     for _ in 0..c.game.board.len() {
         match c.game.board.step(cur, dir as usize) {
             None => return NONE,
-            Some(next) if !c.state.stacks[next as usize].is_empty() => return next as i64,
+            Some(next) if c.state.top_code(next) != EMPTY_TOP => return next as i64,
             Some(next) => cur = next,
         }
     }

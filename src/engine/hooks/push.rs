@@ -2,8 +2,9 @@
 //! cell beyond it, and the test of where that cell is. Links are followed, and nothing
 //! is ever pushed off the board.
 
+use crate::engine::board::CellId;
 use crate::engine::natives::{Ctx, Elems, Mut, move_pieces, step};
-use crate::engine::state::NONE;
+use crate::engine::state::{EMPTY_TOP, NONE};
 
 /// The cells from `cell` (included) going in `dir` up to the first empty one, following
 /// links; empty if the edge comes before an empty cell.
@@ -12,7 +13,7 @@ fn line_to_hole(c: &Ctx, cell: i64, dir: i64) -> Elems {
     let mut cur = cell;
     while cur >= 0 && line.len() <= c.game.board.len() {
         line.push(cur);
-        if c.state.stacks[cur as usize].is_empty() {
+        if c.state.top_code(cur as CellId) == EMPTY_TOP {
             return line;
         }
         cur = step(c, cur, dir);
