@@ -9,8 +9,8 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
 
 use crate::bots::mcts::{Budget, MctsBot};
@@ -42,12 +42,10 @@ pub fn run(game: &Game, seconds: f64, seed: u64) -> BenchReport {
     while playouts == 0 || clock.elapsed() < limit {
         let mut state = start.clone();
         while state.outcome.is_none() {
-            let mut legal = game.legal_plies(&state);
-            if legal.is_empty() {
+            let Some(ply) = game.random_ply(&mut state, &mut rng) else {
                 break;
-            }
-            let i = rng.random_range(0..legal.len() as u64) as usize;
-            game.play(&mut state, &legal.swap_remove(i));
+            };
+            game.play(&mut state, &ply);
             plies += 1;
         }
         playouts += 1;

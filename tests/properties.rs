@@ -27,6 +27,18 @@ fn walk(g: &Game, seed: u64, max: usize) {
             "seed {seed}: no ply and no end after {played:?}"
         );
         assert_eq!(g.has_legal(&state), !legal.is_empty());
+        // A drawn ply is one of the legal ones, and drawing leaves the position alone.
+        let mut scratch = state.clone();
+        let drawn = g.random_ply(&mut scratch, &mut rng);
+        assert_eq!(
+            scratch, state,
+            "seed {seed}: drawing a ply changed the position"
+        );
+        let drawn = drawn.expect("a ply is drawn when one is legal");
+        assert!(
+            legal.iter().any(|(_, p)| *p == drawn),
+            "seed {seed}: drew an illegal ply {drawn:?}"
+        );
         let mut texts: Vec<String> = legal.iter().map(|(t, _)| normalize(t)).collect();
         texts.dedup();
         assert_eq!(
@@ -130,4 +142,61 @@ fn staqs_stacks_never_merge_nor_vanish() {
             );
         }
     }
+}
+
+/// Draws `n` plies from `state` and returns how often each legal ply came up, in the order
+/// of the legal list.
+fn draw_counts(g: &Game, state: &rulebook::engine::state::State, n: usize) -> Vec<usize> {
+    let legal = g.legal_plies(state);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    let mut counts = vec![0; legal.len()];
+    let mut scratch = state.clone();
+    for _ in 0..n {
+        let ply = g.random_ply(&mut scratch, &mut rng).expect("a legal ply");
+        let i = legal
+            .iter()
+            .position(|p| *p == ply)
+            .expect("drawn ply is legal");
+        counts[i] += 1;
+    }
+    counts
+}
+
+/// Pearson's chi-square statistic of counts against equal shares.
+fn chi_square(counts: &[usize]) -> f64 {
+    let total: usize = counts.iter().sum();
+    let expected = total as f64 / counts.len() as f64;
+    counts
+        .iter()
+        .map(|&c| (c as f64 - expected).powi(2) / expected)
+        .sum()
+}
+
+#[test]
+fn drawn_plies_are_uniform_over_the_legal_plies() {
+    // Bounce's start: 60 legal moves among 120 candidates (30 checkers x 4 empty cells),
+    // so half the draws are rejected. 30,000 draws, 59 degrees of freedom: the statistic
+    // is about 59 +- 11 for a uniform draw; 120 is far in the tail (p < 1e-6).
+    let g = game("bounce", &[]);
+    let counts = draw_counts(&g, &g.start(), 30_000);
+    assert_eq!(counts.len(), 60);
+    let chi = chi_square(&counts);
+    assert!(chi < 120.0, "chi-square {chi:.1} over {counts:?}");
+    // A position a few random plies in, where fewer candidates are legal.
+    let mut s = g.start();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    for _ in 0..12 {
+        let legal = g.legal_plies(&s);
+        g.play(
+            &mut s,
+            &legal[rng.random_range(0..legal.len() as u64) as usize],
+        );
+    }
+    let counts = draw_counts(&g, &s, 200 * g.legal_plies(&s).len());
+    let dof = counts.len() as f64 - 1.0;
+    let chi = chi_square(&counts);
+    assert!(
+        chi < dof + 6.0 * (2.0 * dof).sqrt(),
+        "chi-square {chi:.1} for {dof} degrees of freedom over {counts:?}"
+    );
 }

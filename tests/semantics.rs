@@ -304,3 +304,72 @@ result = "score"
 "#,
     ));
 }
+
+#[test]
+fn filters_on_owners_and_empty_cells_keep_their_meaning_when_read_from_cell_sets() {
+    // `cells where owner(x) == P`, `empty(x)` and `!empty(x)` are answered from the
+    // state's cell sets; `none` as the owner means empty or neutral, as `owner` says.
+    let g = game(
+        &two_players(
+            r#"
+[pieces.rock]
+symbol = "R"
+
+[[setup]]
+put = "rock"
+at = ["a1"]
+
+[[setup]]
+put = "p"
+owner = "a"
+at = ["b1"]
+
+[[setup]]
+put = "p"
+owner = "b"
+at = ["d1"]
+
+[[actions]]
+name = "none"
+choose = ['x in cells where owner(x) == none']
+notation = 'none {x}'
+
+[[actions]]
+name = "later"
+choose = ['x in cells where x != a1 && none == owner(x)']
+notation = 'later {x}'
+
+[[actions]]
+name = "mine"
+choose = ['x in cells where me == owner(x)']
+notation = 'mine {x}'
+
+[[actions]]
+name = "theirs"
+choose = ['x in cells where owner(x) == next(me) && !empty(x)']
+notation = 'theirs {x}'
+
+[[actions]]
+name = "full"
+choose = ['x in cells where !empty(x)', 'k = count(y in cells where empty(y))']
+notation = 'full {x} {k}'
+"#,
+        )
+        .replace("files = 3", "files = 4"),
+    );
+    let mut all = texts(&g, &g.start());
+    all.sort();
+    assert_eq!(
+        all,
+        [
+            "full a1 1",
+            "full b1 1",
+            "full d1 1",
+            "later c1",
+            "mine b1",
+            "none a1",
+            "none c1",
+            "theirs d1"
+        ]
+    );
+}

@@ -130,12 +130,10 @@ impl MctsBot {
             if state.outcome.is_some() {
                 return;
             }
-            let mut legal = game.legal_plies(state);
-            if legal.is_empty() {
+            let Some(ply) = game.random_ply(state, &mut self.rng) else {
                 return;
-            }
-            let i = self.rng.random_range(0..legal.len() as u64) as usize;
-            game.play(state, &legal.swap_remove(i));
+            };
+            game.play(state, &ply);
         }
     }
 

@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::natives::{self, Entry, Native};
-use crate::engine::program::{Aggregate, Domain, Node, Op};
+use crate::engine::natives::{self, Entry, Native, NativeFn};
+use crate::engine::program::{Aggregate, CellQuery, Domain, Node, Op, narrow};
 use crate::lang::ast::{AggOp, BinOp, Expr, ExprKind, Name, Span, Stmt, UnOp};
 use crate::lang::types::Type;
 
@@ -217,6 +217,7 @@ impl<'a> Scope<'a> {
         }
         if let Some(native) = natives::lookup(n).find(|x| x.params.is_empty()) {
             return match native.entry {
+                Entry::Value(_) if native.name == "me" => Ok((Node::Me, native.ret)),
                 Entry::Value(f) => Ok((Node::Call(f, Box::new([])), native.ret)),
                 Entry::Set(_) => Err(LangError::new(
                     span,
@@ -249,7 +250,7 @@ impl<'a> Scope<'a> {
         let native = self.resolve_native(f, args.len(), span)?;
         let nodes = self.args(native, args)?;
         match native.entry {
-            Entry::Value(func) => Ok((Node::Call(func, nodes.into()), native.ret)),
+            Entry::Value(func) => Ok((specialise(native.name, func, nodes), native.ret)),
             Entry::Set(_) => Err(LangError::new(
                 span,
                 format!(
@@ -354,6 +355,7 @@ impl<'a> Scope<'a> {
         let depth = self.depth();
         let slot = self.bind(var, elem)?;
         let filter = filter.map(|f| self.expect(f, Type::Bool)).transpose()?;
+        let (dom, filter) = narrow(dom, filter, slot);
         if matches!(op, AggOp::First | AggOp::Last) {
             if !elem.nullable() {
                 self.truncate(depth);
@@ -454,6 +456,12 @@ impl<'a> Scope<'a> {
             ExprKind::Name(n) if self.local(n).is_none() && !self.names.map.contains_key(n) => {
                 match natives::lookup(n).find(|x| x.params.is_empty()) {
                     Some(Native {
+                        name: "cells", ret, ..
+                    }) => Ok((
+                        Domain::Cells(CellQuery::All),
+                        ret.element().expect("collection type"),
+                    )),
+                    Some(Native {
                         entry: Entry::Set(f),
                         ret,
                         ..
@@ -514,6 +522,7 @@ impl<'a> Scope<'a> {
                     .as_ref()
                     .map(|f| self.expect(f, Type::Bool))
                     .transpose()?;
+                let (dom, filter) = narrow(dom, filter, slot);
                 let body = self.statements(body)?;
                 self.truncate(depth);
                 Op::For {
@@ -608,4 +617,14 @@ fn effect_in_expression(name: &str, span: Span) -> LangError {
 fn mismatch(span: Span, want: Type, found: Type) -> LangError {
     LangError::new(span, format!("expected {want}, found {found}"))
         .label(format!("this is {found}"))
+}
+
+/// The node for a call of a native function: the commonest ones get nodes of their own
+/// (see [`Node::Owner`]), the rest a call through the table.
+fn specialise(name: &str, func: NativeFn, mut args: Vec<Node>) -> Node {
+    match (name, args.len()) {
+        ("owner", 1) => Node::Owner(Box::new(args.remove(0))),
+        ("empty", 1) => Node::Empty(Box::new(args.remove(0))),
+        _ => Node::Call(func, args.into()),
+    }
 }

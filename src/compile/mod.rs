@@ -1131,6 +1131,7 @@ impl Compiler<'_> {
                         .map(|f| scope.expect(&f, Type::Bool))
                         .transpose()
                         .map_err(|e| self.lang(code, e))?;
+                    let (dom, filter) = crate::engine::program::narrow(dom, filter, slot);
                     let invariant = !dom.reads_any(&earlier)
                         && !filter.as_ref().is_some_and(|f| f.reads_any(&earlier));
                     earlier.push(slot);

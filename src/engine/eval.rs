@@ -5,8 +5,10 @@
 
 use crate::lang::ast::{AggOp, BinOp};
 
+use super::board::CellId;
 use super::natives::{Ctx, Elems, Mut};
-use super::program::{Domain, Node, Op};
+use super::program::{CellQuery, Domain, Node, Op};
+use super::state::{EMPTY_TOP, NEUTRAL, NONE};
 
 /// Evaluates an expression to a scalar.
 pub fn eval(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
@@ -22,6 +24,22 @@ pub fn eval(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
                 c.state.vars[*slot as usize + p as usize]
             }
         }
+        Node::Owner(x) => {
+            let cell = eval(x, c, locals);
+            if cell < 0 {
+                return NONE;
+            }
+            match c.state.top_code(cell as CellId) {
+                EMPTY_TOP => NONE,
+                code if code as u8 == NEUTRAL => NONE,
+                code => (code & 0xff) as i64,
+            }
+        }
+        Node::Empty(x) => {
+            let cell = eval(x, c, locals);
+            (cell >= 0 && c.state.top_code(cell as CellId) == EMPTY_TOP) as i64
+        }
+        Node::Me => c.me as i64,
         Node::Not(x) => (eval(x, c, locals) == 0) as i64,
         Node::Neg(x) => eval(x, c, locals).wrapping_neg(),
         Node::Binary(op, a, b) => binary(*op, a, b, c, locals),
@@ -84,7 +102,7 @@ pub fn eval(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
                 AggOp::Any => 0,
                 AggOp::All => 1,
                 AggOp::Min | AggOp::Max => acc.unwrap_or(0),
-                AggOp::First | AggOp::Last => acc.unwrap_or(super::state::NONE),
+                AggOp::First | AggOp::Last => acc.unwrap_or(NONE),
                 _ => count,
             }
         }
@@ -154,6 +172,18 @@ pub fn domain(d: &Domain, c: &Ctx, locals: &mut [i64], out: &mut Elems) {
             }
             f(c, &vals[..args.len()], out);
         }
+        Domain::Cells(query) => match query {
+            CellQuery::All => out.extend((0..c.game.board.len()).map(|i| i as i64)),
+            CellQuery::Empty => c.state.empty_cells(out),
+            CellQuery::Occupied => c.state.occupied_cells(out),
+            CellQuery::OwnedBy(player) => match eval(player, c, locals) {
+                p if p >= 0 => c.state.owned_cells(p as u8, out),
+                _ => out.extend((0..c.game.board.len() as CellId).filter_map(|cell| {
+                    let code = c.state.top_code(cell);
+                    (code == EMPTY_TOP || code as u8 == NEUTRAL).then_some(cell as i64)
+                })),
+            },
+        },
         Domain::List(items) => {
             for item in items.iter() {
                 let v = eval(item, c, locals);

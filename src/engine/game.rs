@@ -117,7 +117,7 @@ impl Game {
     /// Every legal ply of the position, in generation order (none once the game is over).
     pub fn legal_plies(&self, state: &State) -> Vec<Ply> {
         let mut out = Vec::new();
-        self.generate(state, &mut |p| {
+        self.generate(&mut state.clone(), &mut |p| {
             out.push(p);
             true
         });
@@ -126,6 +126,12 @@ impl Game {
 
     /// Whether the player to move has at least one legal ply.
     pub fn has_legal(&self, state: &State) -> bool {
+        self.can_play(&mut state.clone())
+    }
+
+    /// [`Game::has_legal`] on a position it may use as scratch (and leaves as it was), so
+    /// that nothing is copied.
+    fn can_play(&self, state: &mut State) -> bool {
         let mut any = false;
         self.generate(state, &mut |_| {
             any = true;
@@ -135,13 +141,14 @@ impl Game {
     }
 
     /// Feeds legal plies to `sink` until it returns false. Fallback actions are tried only
-    /// when no other action gives a ply.
-    fn generate(&self, state: &State, sink: &mut dyn FnMut(Ply) -> bool) {
-        if state.outcome.is_some() {
+    /// when no other action gives a ply. Candidates are tried on `scratch` and taken back,
+    /// so it ends as it was.
+    pub(crate) fn generate(&self, scratch: &mut State, sink: &mut dyn FnMut(Ply) -> bool) {
+        if scratch.outcome.is_some() {
             return;
         }
-        let phase = self.current_phase(state);
-        let mut scratch = state.clone();
+        let phase = self.current_phase(scratch);
+        let me = scratch.to_move;
         let mut journal = Journal::recording();
         let mut found = false;
         for fallback in [false, true] {
@@ -152,9 +159,9 @@ impl Game {
                 }
                 let mut g = Gen {
                     game: self,
-                    state: &mut scratch,
+                    state: scratch,
                     journal: &mut journal,
-                    me: state.to_move,
+                    me,
                     locals: vec![0; action.frame],
                     invariant: vec![None; action.parts.iter().map(|p| p.choices.len()).sum()],
                     values: SmallVec::new(),
@@ -247,7 +254,7 @@ impl Game {
             self.next_turn(state);
         } else {
             state.ply_in_turn += 1;
-            if !self.has_legal(state) {
+            if !self.can_play(state) {
                 self.next_turn(state);
             }
         }
@@ -310,7 +317,7 @@ impl Game {
             if state.outcome.is_some() {
                 return;
             }
-            if self.has_legal(state) {
+            if self.can_play(state) {
                 state.silent_passes = 0;
                 return;
             }

@@ -1,5 +1,5 @@
-//! The interpreter: board topology, positions, compiled programs, natives and the rules
-//! that generate and play plies.
+//! The interpreter: board topology, positions, compiled programs, natives, the rules
+//! that generate and play plies, and the random draws of plies that playouts use.
 
 pub mod board;
 pub mod eval;
@@ -7,4 +7,5 @@ pub mod game;
 pub mod hooks;
 pub mod natives;
 pub mod program;
+pub mod sample;
 pub mod state;

@@ -22,6 +22,11 @@ pub enum Node {
     Binary(BinOp, Box<Node>, Box<Node>),
     If(Box<Node>, Box<Node>, Box<Node>),
     Call(NativeFn, Box<[Node]>),
+    /// `owner(cell)`, `empty(cell)` and `me`: the commonest natives, read straight from
+    /// the state's caches instead of through a call, and recognised by [`narrow`].
+    Owner(Box<Node>),
+    Empty(Box<Node>),
+    Me,
     Agg(Box<Aggregate>),
     /// A list literal; only ever iterated or compared.
     List(Box<[Node]>),
@@ -31,9 +36,13 @@ impl Node {
     /// Whether evaluating this expression may read one of the local `slots`.
     pub fn reads_any(&self, slots: &[u16]) -> bool {
         match self {
-            Node::Const(_) | Node::Var(_) => false,
+            Node::Const(_) | Node::Var(_) | Node::Me => false,
             Node::Local(i) => slots.contains(i),
-            Node::PlayerVar(_, x) | Node::Not(x) | Node::Neg(x) => x.reads_any(slots),
+            Node::PlayerVar(_, x)
+            | Node::Not(x)
+            | Node::Neg(x)
+            | Node::Owner(x)
+            | Node::Empty(x) => x.reads_any(slots),
             Node::Binary(_, a, b) => a.reads_any(slots) || b.reads_any(slots),
             Node::If(a, b, c) => a.reads_any(slots) || b.reads_any(slots) || c.reads_any(slots),
             Node::Call(_, args) | Node::List(args) => args.iter().any(|a| a.reads_any(slots)),
@@ -51,7 +60,68 @@ impl Domain {
     pub fn reads_any(&self, slots: &[u16]) -> bool {
         match self {
             Domain::Native(_, args) | Domain::List(args) => args.iter().any(|a| a.reads_any(slots)),
+            Domain::Cells(CellQuery::OwnedBy(p)) => p.reads_any(slots),
+            Domain::Cells(_) => false,
         }
+    }
+}
+
+/// Moves what a filter over `cells` asks of each cell's top piece into the collection
+/// itself: `cells where owner(x) == P && REST` becomes the cells `P` tops, filtered by
+/// `REST`, read from the state's cell sets instead of testing every cell. Expressions
+/// have no side effects, so taking one conjunct out of the chain and testing it first
+/// changes nothing but the time.
+pub fn narrow(domain: Domain, filter: Option<Node>, slot: u16) -> (Domain, Option<Node>) {
+    let (Domain::Cells(CellQuery::All), Some(condition)) = (&domain, &filter) else {
+        return (domain, filter);
+    };
+    let mut parts = Vec::new();
+    conjuncts(condition.clone(), &mut parts);
+    let Some((i, query)) = parts
+        .iter()
+        .enumerate()
+        .find_map(|(i, n)| Some((i, query(n, slot)?)))
+    else {
+        return (domain, filter);
+    };
+    parts.remove(i);
+    let rest = parts
+        .into_iter()
+        .reduce(|a, b| Node::Binary(BinOp::And, Box::new(a), Box::new(b)));
+    (Domain::Cells(query), rest)
+}
+
+/// The operands of a chain of `&&`, left to right.
+fn conjuncts(node: Node, out: &mut Vec<Node>) {
+    match node {
+        Node::Binary(BinOp::And, a, b) => {
+            conjuncts(*a, out);
+            conjuncts(*b, out);
+        }
+        n => out.push(n),
+    }
+}
+
+/// The cell set a condition on the cell bound to `slot` picks, if it is one of the forms
+/// the state keeps sets for.
+fn query(node: &Node, slot: u16) -> Option<CellQuery> {
+    let is_x = |n: &Node| matches!(n, Node::Local(s) if *s == slot);
+    match node {
+        Node::Empty(x) if is_x(x) => Some(CellQuery::Empty),
+        Node::Not(inner) => match inner.as_ref() {
+            Node::Empty(x) if is_x(x) => Some(CellQuery::Occupied),
+            _ => None,
+        },
+        Node::Binary(BinOp::Eq, a, b) => {
+            let owned_by = |o: &Node, p: &Node| match o {
+                Node::Owner(x) if is_x(x) && !p.reads_any(&[slot]) => {
+                    Some(CellQuery::OwnedBy(Box::new(p.clone())))
+                }
+                _ => None,
+            };
+            owned_by(a, b).or_else(|| owned_by(b, a))
+        }
+        _ => None,
     }
 }
 
@@ -72,6 +142,20 @@ pub enum Domain {
     Native(SetFn, Box<[Node]>),
     /// A list literal of values.
     List(Box<[Node]>),
+    /// `cells`, possibly narrowed by [`narrow`] to those whose top piece has an owner or
+    /// that are (not) empty; always in cell order, like `cells`.
+    Cells(CellQuery),
+}
+
+/// Which cells a [`Domain::Cells`] holds.
+#[derive(Clone, Debug)]
+pub enum CellQuery {
+    All,
+    /// The cells where `owner(x)` is the player this gives (`none`: empty cells and
+    /// cells topped by a neutral piece).
+    OwnedBy(Box<Node>),
+    Empty,
+    Occupied,
 }
 
 /// A compiled effect statement.

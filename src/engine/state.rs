@@ -6,6 +6,7 @@
 use smallvec::SmallVec;
 
 use super::board::CellId;
+use super::natives::Elems;
 
 /// A value that stands for "no cell / no player / no kind / no direction".
 pub const NONE: i64 = -1;
@@ -67,6 +68,9 @@ pub struct Outcome {
     /// Set when the interpreter, not the rules, ended the game (the ply cap).
     pub reason: Option<String>,
 }
+
+/// The most 64-bit words a set of cells needs: boards have at most 26 × 26 cells.
+pub const CELL_SET_WORDS: usize = (26 * 26usize).div_ceil(64);
 
 /// The top code of an empty cell (see [`State::top_code`]).
 pub const EMPTY_TOP: u16 = u16::MAX;
@@ -185,6 +189,52 @@ impl State {
                 &self.classes[class * w..(class + 1) * w]
             }
             None => &[],
+        }
+    }
+
+    /// Pushes, in cell order, the cells whose top piece `player` owns.
+    pub fn owned_cells(&self, player: u8, out: &mut Elems) {
+        if (player as usize) + 1 < self.owner_slots as usize {
+            self.push_members(
+                |class| class % self.owner_slots as usize == player as usize,
+                false,
+                out,
+            );
+        }
+    }
+
+    /// Pushes, in cell order, the cells that hold a piece.
+    pub fn occupied_cells(&self, out: &mut Elems) {
+        self.push_members(|_| true, false, out);
+    }
+
+    /// Pushes, in cell order, the cells that hold nothing.
+    pub fn empty_cells(&self, out: &mut Elems) {
+        self.push_members(|_| true, true, out);
+    }
+
+    /// Pushes the members of the union of the classes that `pick` accepts (or of its
+    /// complement among the cells), in cell order.
+    fn push_members(&self, pick: impl Fn(usize) -> bool, complement: bool, out: &mut Elems) {
+        let words = self.words as usize;
+        let mut union = [0u64; CELL_SET_WORDS];
+        for (class, set) in self.classes.chunks_exact(words).enumerate() {
+            if pick(class) {
+                for (u, w) in union.iter_mut().zip(set) {
+                    *u |= w;
+                }
+            }
+        }
+        for (i, &word) in union[..words].iter().enumerate() {
+            let mut bits = if complement { !word } else { word };
+            while bits != 0 {
+                let cell = i * 64 + bits.trailing_zeros() as usize;
+                if cell >= self.stacks.len() {
+                    break;
+                }
+                out.push(cell as i64);
+                bits &= bits - 1;
+            }
         }
     }
 

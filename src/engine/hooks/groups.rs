@@ -10,10 +10,7 @@
 
 use crate::engine::board::{Board, CellId};
 use crate::engine::natives::Ctx;
-use crate::engine::state::{EMPTY_TOP, NEUTRAL};
-
-/// The most words a cell set needs: boards have at most 26 × 26 cells.
-const MAX_WORDS: usize = (26 * 26usize).div_ceil(64);
+use crate::engine::state::{CELL_SET_WORDS as MAX_WORDS, EMPTY_TOP, NEUTRAL};
 
 /// The size of the group containing `cell` (0 for an empty cell or none).
 pub fn group_size(c: &Ctx, cell: i64, dirs: i64) -> i64 {
