@@ -9,7 +9,7 @@ use smallvec::SmallVec;
 use super::board::{CellId, DIRECTIONS};
 use super::game::Game;
 use super::hooks::{groups, line_of_sight, push};
-use super::state::{EMPTY_TOP, Journal, NEUTRAL, NONE, Piece, State};
+use super::state::{EMPTY_TOP, Journal, NEUTRAL, NONE, Piece, Stack, State};
 use crate::lang::types::Type;
 
 /// What a native function sees: the game, the position and the player `me`.
@@ -495,12 +495,18 @@ pub(crate) fn move_pieces(m: &mut Mut, from: i64, to: i64, count: usize) {
         return;
     }
     let turn = m.state.turn;
-    let moving: SmallVec<[Piece; 8]> = m.journal.edit(m.state, from as CellId, |source| {
+    let moving = m.journal.edit(m.state, from as CellId, |source| {
         let keep = source.len().saturating_sub(count);
-        source.drain(keep..).collect()
+        let moving = Stack::from_slice(&source[keep..]);
+        source.truncate(keep);
+        moving
     });
     m.journal.edit(m.state, to as CellId, |target| {
-        target.extend(moving.into_iter().map(|p| p.stamped(turn)))
+        let first = target.len();
+        target.extend_from_slice(&moving);
+        for piece in &mut target[first..] {
+            *piece = piece.stamped(turn);
+        }
     });
 }
 

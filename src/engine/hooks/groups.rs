@@ -22,6 +22,12 @@ pub fn group_size(c: &Ctx, cell: i64, dirs: i64) -> i64 {
         return 0;
     }
     let like = c.state.cells_topped_by(code);
+    if let [like] = like
+        && c.game.board.is_rectangle()
+    {
+        return grow_in_one_word(&c.game.board, *like, cell as usize, dirs as u8).count_ones()
+            as i64;
+    }
     by_words(&c.game.board, like.len(), |grow| {
         let mut group = [0u64; MAX_WORDS];
         grow(&c.game.board, like, cell as usize, dirs as u8, &mut group);
@@ -31,10 +37,23 @@ pub fn group_size(c: &Ctx, cell: i64, dirs: i64) -> i64 {
 
 /// The number of groups formed by the pieces on top that `player` owns.
 pub fn group_count(c: &Ctx, player: i64, dirs: i64) -> i64 {
-    if !(0..NEUTRAL as i64).contains(&player) {
+    if !(0..c.game.players.len().min(NEUTRAL as usize) as i64).contains(&player) {
         return 0;
     }
     let words = c.state.words();
+    if words == 1 && c.game.board.is_rectangle() {
+        let mut count = 0;
+        for kind in 0..c.game.kinds.len() as u16 {
+            let mut left = c.state.cells_topped_by(kind << 8 | player as u16)[0];
+            let like = left;
+            while left != 0 {
+                let seed = left.trailing_zeros() as usize;
+                left &= !grow_in_one_word(&c.game.board, like, seed, dirs as u8);
+                count += 1;
+            }
+        }
+        return count;
+    }
     by_words(&c.game.board, words, |grow| {
         let mut count = 0;
         for kind in 0..c.game.kinds.len() as u16 {
@@ -101,6 +120,38 @@ fn shifted<const W: usize>(x: &[u64; W], by: isize) -> [u64; W] {
         }
     }
     out
+}
+
+/// [`grow_by_shifts`] for boards of at most 64 cells, where a set is one word and a step
+/// in a direction is a shift left then right (one of them by zero): no branches.
+fn grow_in_one_word(board: &Board, like: u64, seed: usize, dirs: u8) -> u64 {
+    let mut ways = [(0u64, 0u32, 0u32); 8];
+    let mut n = 0;
+    for d in 0..8 {
+        if dirs & (1 << d) != 0 {
+            let offset = board.offset(d);
+            let (left, right) = if offset >= 0 {
+                (offset as u32, 0)
+            } else {
+                (0, offset.unsigned_abs() as u32)
+            };
+            ways[n] = (board.linked_that_way(d)[0], left.min(63), right.min(63));
+            n += 1;
+        }
+    }
+    let mut group = 1u64 << seed;
+    let mut frontier = group;
+    loop {
+        let mut reached = 0;
+        for &(linked, left, right) in &ways[..n] {
+            reached |= ((frontier & linked) << left) >> right;
+        }
+        frontier = reached & like & !group;
+        if frontier == 0 {
+            return group;
+        }
+        group |= frontier;
+    }
 }
 
 /// Grows a group a frontier at a time: each step moves the frontier along every
