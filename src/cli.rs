@@ -7,13 +7,14 @@
 use std::fs;
 use std::io::{self, Write};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 
 use crate::bench;
 use crate::bots::{self, Bot};
 use crate::compile;
-use crate::engine::game::{Game, IllegalPly, Ply};
+use crate::engine::game::{Game, IllegalPly};
 use crate::engine::state::State;
 use crate::record::trace;
 use crate::record::transcript::Transcript;
@@ -70,6 +71,13 @@ enum Command {
         /// Prints the count under each first ply.
         #[arg(long)]
         divide: bool,
+        /// Gives up with an error after this many seconds instead of running for hours
+        /// (each extra ply of depth multiplies the time by the branching factor).
+        #[arg(long, default_value_t = 600.0)]
+        max_seconds: f64,
+        /// Also prints, on standard error, the time taken and positions visited per second.
+        #[arg(long)]
+        stats: bool,
     },
     /// Plays one game between bots (by default uniformly random plies for every seat).
     Selfplay {
@@ -304,25 +312,38 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             game,
             depth,
             divide,
+            max_seconds,
+            stats,
         } => {
             let g = load_game(&game.as_ref())?;
             let state = g.start();
-            if divide {
+            let clock = Instant::now();
+            let mut run = Perft::with_limit(Duration::from_secs_f64(max_seconds.clamp(0.0, 1e9)));
+            let total = if divide {
                 let mut total = 0;
                 for (text, ply) in g.legal_with_notation(&state) {
                     let mut next = state.clone();
                     g.play(&mut next, &ply);
-                    let n = if depth <= 1 {
+                    let n = if depth <= 1 || next.outcome.is_some() {
                         1
                     } else {
-                        perft(&g, &next, depth - 1)
+                        run.count(&g, &next, depth - 1)?
                     };
                     writeln!(out, "{text}: {n}")?;
                     total += n;
                 }
-                writeln!(out, "{total}")?;
+                total
             } else {
-                writeln!(out, "{}", perft(&g, &state, depth))?;
+                run.count(&g, &state, depth)?
+            };
+            writeln!(out, "{total}")?;
+            if stats {
+                let seconds = clock.elapsed().as_secs_f64();
+                eprintln!(
+                    "perft depth {depth}: {total} leaves, {} positions in {seconds:.2} s, {:.0} positions/s",
+                    run.positions,
+                    run.positions as f64 / seconds.max(1e-9)
+                );
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -459,25 +480,67 @@ pub fn split_bot_specs(text: &str) -> Vec<String> {
 
 /// Leaf plies at `depth` from `state`; a ply that ends the game is a leaf.
 pub fn perft(game: &Game, state: &State, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    let mut run = Perft {
+        deadline: None,
+        started: Instant::now(),
+        positions: 0,
+    };
+    run.count(game, state, depth)
+        .unwrap_or_else(|_| unreachable!("no deadline"))
+}
+
+/// A perft count that gives up at a deadline, and counts the positions it generated plies
+/// for (its speed measure).
+pub struct Perft {
+    deadline: Option<Instant>,
+    started: Instant,
+    /// Positions whose legal plies were listed so far.
+    pub positions: u64,
+}
+
+impl Perft {
+    /// A count that fails once `limit` has passed.
+    pub fn with_limit(limit: Duration) -> Perft {
+        let started = Instant::now();
+        Perft {
+            deadline: started.checked_add(limit),
+            started,
+            positions: 0,
+        }
     }
-    let plies = game.legal_plies(state);
-    if depth == 1 {
-        return plies.len() as u64;
-    }
-    plies
-        .iter()
-        .map(|ply: &Ply| {
+
+    /// Leaf plies at `depth` from `state`, or an error naming the limit once it passed.
+    pub fn count(&mut self, game: &Game, state: &State, depth: u32) -> Result<u64, String> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        if self.deadline.is_some_and(|d| Instant::now() > d) {
+            let seconds = self.started.elapsed().as_secs_f64();
+            return Err(format!(
+                "error: perft gave up after {seconds:.0} s ({} positions, {:.0} a second): each ply of \
+                 depth multiplies the time by the number of legal plies; lower --depth or \
+                 raise --max-seconds",
+                self.positions,
+                self.positions as f64 / seconds.max(1e-9)
+            ));
+        }
+        self.positions += 1;
+        let plies = game.legal_plies(state);
+        if depth == 1 {
+            return Ok(plies.len() as u64);
+        }
+        let mut total = 0;
+        for ply in &plies {
             let mut next = state.clone();
             game.play(&mut next, ply);
-            if next.outcome.is_some() {
+            total += if next.outcome.is_some() {
                 1
             } else {
-                perft(game, &next, depth - 1)
-            }
-        })
-        .sum()
+                self.count(game, &next, depth - 1)?
+            };
+        }
+        Ok(total)
+    }
 }
 
 /// What a self-played game produced: trace lines, and a human move list ending with the

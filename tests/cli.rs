@@ -136,6 +136,44 @@ fn perft_prints_the_count_alone_on_the_last_line() {
 }
 
 #[test]
+fn perft_gives_up_at_its_time_limit_with_a_clear_error() {
+    // VLKNO at depth 3 is about ten billion leaves: without the limit it runs for hours.
+    let out = rulebook()
+        .args([
+            "perft",
+            "games/vlkno.toml",
+            "--depth",
+            "3",
+            "--max-seconds",
+            "0.2",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: perft gave up after 0 s ("), "{err}");
+    assert!(
+        err.contains("lower --depth or raise --max-seconds"),
+        "{err}"
+    );
+}
+
+#[test]
+fn perft_stats_print_positions_per_second_on_standard_error() {
+    let out = rulebook()
+        .args(["perft", "games/staqs.toml", "--depth", "2", "--stats"])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "600\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("perft depth 2: 600 leaves, 26 positions in "),
+        "{err}"
+    );
+    assert!(err.trim_end().ends_with(" positions/s"), "{err}");
+}
+
+#[test]
 fn perft_depth_1_of_vlkno_and_sight() {
     for (game, expected) in [("games/vlkno.toml", "2280\n"), ("games/sight.toml", "25\n")] {
         let out = rulebook()
