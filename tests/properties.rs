@@ -200,3 +200,69 @@ fn drawn_plies_are_uniform_over_the_legal_plies() {
         "chi-square {chi:.1} for {dof} degrees of freedom over {counts:?}"
     );
 }
+
+#[test]
+fn drawn_plies_are_uniform_with_parts_optional_parts_and_dependent_choices() {
+    // Draws pad every choice after the first part's to the most its collection can hold
+    // (here: the links of a cell, the cells of the board) and skip optional parts with
+    // one extra value; a game with all of that, a `where`, a check and two actions.
+    let text = r#"
+[game]
+name = "draws"
+
+[[players]]
+name = "one"
+
+[[players]]
+name = "two"
+
+[board]
+files = 3
+ranks = 3
+
+[pieces.p]
+owned = true
+symbol = { one = "o", two = "t" }
+
+[[setup]]
+put = "p"
+owner = "one"
+at = ["a1", "b2", "c1"]
+
+[[setup]]
+put = "p"
+owner = "two"
+at = ["c3"]
+
+[[actions]]
+name = "go"
+choose = ['from in cells where owner(from) == me', 'to in adjacent(from) where empty(to)', 'd = file(to)', 'where d != 3 || rank(to) != 3']
+effect = 'move(from, to)'
+check = 'file(to) + rank(to) != 4 || from != b2'
+notation = '{from}-{to}'
+
+[[actions.then]]
+optional = true
+choose = ['put in cells where empty(put) && put != from']
+effect = 'place(put, p, me)'
+notation = ' +{put}'
+
+[[actions]]
+name = "mark"
+choose = ['x in [a3, b3, c2]', 'y in all_players where y != me']
+effect = 'place(x, p, y)'
+notation = 'mark {x} {y}'
+"#;
+    let source =
+        rulebook::spec::parse("draws.toml", text.to_string()).unwrap_or_else(|d| panic!("{d}"));
+    let g = rulebook::compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"));
+    let n = g.legal_plies(&g.start()).len();
+    assert_eq!(n, 43);
+    let counts = draw_counts(&g, &g.start(), 300 * n);
+    let dof = n as f64 - 1.0;
+    let chi = chi_square(&counts);
+    assert!(
+        chi < dof + 6.0 * (2.0 * dof).sqrt(),
+        "chi-square {chi:.1} for {dof} degrees of freedom over {counts:?}"
+    );
+}

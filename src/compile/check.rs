@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::engine::natives::{self, Entry, Native, NativeFn};
-use crate::engine::program::{Aggregate, CellQuery, Domain, Node, Op, narrow};
+use crate::engine::program::{Aggregate, CellQuery, Domain, Most, Node, Op, narrow};
 use crate::lang::ast::{AggOp, BinOp, Expr, ExprKind, Name, Span, Stmt, UnOp};
 use crate::lang::types::Type;
 
@@ -462,11 +462,12 @@ impl<'a> Scope<'a> {
                         ret.element().expect("collection type"),
                     )),
                     Some(Native {
+                        name,
                         entry: Entry::Set(f),
                         ret,
                         ..
                     }) => Ok((
-                        Domain::Native(*f, Box::new([])),
+                        Domain::Native(*f, Box::new([]), Most::of_native(name)),
                         ret.element().expect("collection type"),
                     )),
                     _ => {
@@ -480,7 +481,7 @@ impl<'a> Scope<'a> {
                 let nodes = self.args(native, args)?;
                 match native.entry {
                     Entry::Set(func) => Ok((
-                        Domain::Native(func, nodes.into()),
+                        Domain::Native(func, nodes.into(), Most::of_native(native.name)),
                         native.ret.element().expect("collection type"),
                     )),
                     _ => Err(not_collection(native.ret)),

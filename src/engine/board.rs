@@ -52,6 +52,8 @@ pub struct Board {
     link_sets: Vec<u64>,
     /// 64-bit words in a set of cells.
     words: usize,
+    /// At least the number of links of any cell.
+    most_links: usize,
 }
 
 impl Board {
@@ -82,6 +84,7 @@ impl Board {
             grid,
             link_sets: vec![0; 8 * words],
             words,
+            most_links: 0,
         }
     }
 
@@ -143,6 +146,13 @@ impl Board {
         } else {
             *word &= !bit;
         }
+        let links = self.links[cell as usize].iter().flatten().count();
+        self.most_links = self.most_links.max(links);
+    }
+
+    /// An upper bound on the number of links of a cell (exact unless links were removed).
+    pub fn most_links(&self) -> usize {
+        self.most_links
     }
 
     /// The neighbour of `cell` in direction `dir`, if linked.

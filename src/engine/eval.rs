@@ -165,7 +165,7 @@ pub fn eval_list(node: &Node, c: &Ctx, locals: &mut [i64]) -> Vec<i64> {
 /// Fills `out` with the elements of a collection.
 pub fn domain(d: &Domain, c: &Ctx, locals: &mut [i64], out: &mut Elems) {
     match d {
-        Domain::Native(f, args) => {
+        Domain::Native(f, args, _) => {
             let mut vals = [0i64; 4];
             for (slot, a) in vals.iter_mut().zip(args.iter()) {
                 *slot = eval(a, c, locals);

@@ -59,7 +59,9 @@ impl Domain {
     /// Whether computing the elements may read one of the local `slots`.
     pub fn reads_any(&self, slots: &[u16]) -> bool {
         match self {
-            Domain::Native(_, args) | Domain::List(args) => args.iter().any(|a| a.reads_any(slots)),
+            Domain::Native(_, args, _) | Domain::List(args) => {
+                args.iter().any(|a| a.reads_any(slots))
+            }
             Domain::Cells(CellQuery::OwnedBy(p)) => p.reads_any(slots),
             Domain::Cells(_) => false,
         }
@@ -138,13 +140,40 @@ pub struct Aggregate {
 /// Something a binding, aggregate or `for` ranges over.
 #[derive(Clone, Debug)]
 pub enum Domain {
-    /// A native collection (`cells`, `adjacent(c)`...): the function fills the elements.
-    Native(SetFn, Box<[Node]>),
+    /// A native collection (`adjacent(c)`, `ray(c, d)`...): the function fills the
+    /// elements, at most as many as the [`Most`] says.
+    Native(SetFn, Box<[Node]>, Most),
     /// A list literal of values.
     List(Box<[Node]>),
     /// `cells`, possibly narrowed by [`narrow`] to those whose top piece has an owner or
     /// that are (not) empty; always in cell order, like `cells`.
     Cells(CellQuery),
+}
+
+/// The most elements a native collection can hold on a board: what random draws pad a
+/// collection to, so that every ply is drawn with the same chance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Most {
+    /// At most one per cell.
+    Cells,
+    /// At most one per player.
+    Players,
+    /// At most one per link of a cell.
+    Links,
+    /// At most the longer side of the board (a line of cells).
+    Side,
+}
+
+impl Most {
+    /// The collection named `name` (a native set) holds at most this many elements.
+    pub fn of_native(name: &str) -> Most {
+        match name {
+            "all_players" => Most::Players,
+            "adjacent" | "directions" | "visible" => Most::Links,
+            "ray" => Most::Side,
+            _ => Most::Cells,
+        }
+    }
 }
 
 /// Which cells a [`Domain::Cells`] holds.

@@ -1,14 +1,18 @@
 //! Random plies without listing every legal ply: what random playouts need.
 //!
 //! A playout wants one ply drawn uniformly from the legal ones, and listing them all costs
-//! as much as trying every candidate. When each choice of an action ranges over a
-//! collection that does not depend on the choices before it, the candidates of the action
-//! are the product of those collections: draw a product element uniformly, try it (the
-//! `where` choices, the effect and the check) and keep it if it is legal. Every legal ply
-//! is one element, so an accepted draw is uniform over the legal plies. After a bounded
-//! number of rejected draws the generator lists every legal ply and draws from the list,
-//! which is uniform too (and finds the fallback actions when nothing else is legal), so
-//! the result is exactly uniform either way; only the cost depends on luck.
+//! as much as trying every candidate. Instead, each `in` choice of an action is given a
+//! fixed number of slots: the choices of the first part whose collections do not depend
+//! on earlier choices have exactly their filtered elements (the position is the same for
+//! every ply), every other choice as many slots as its collection can ever hold on this
+//! board ([`Most`]). A candidate is one slot per choice (and, for an optional part, one
+//! more value meaning "skipped"), so every candidate has the same chance. It is drawn,
+//! played out (slots past the end of the collection, filters, `where`, effects, checks)
+//! and kept if it is a legal ply. Every legal ply is exactly one candidate, so an
+//! accepted draw is uniform over the legal plies. After a bounded number of rejections
+//! the generator lists every legal ply and draws from the list, which is uniform too (and
+//! finds the fallback actions when nothing else is legal): the result is exactly uniform
+//! either way, only the cost depends on luck.
 
 use rand::{Rng, RngExt};
 use smallvec::SmallVec;
@@ -16,47 +20,70 @@ use smallvec::SmallVec;
 use super::eval::{domain, eval, exec};
 use super::game::{Game, Ply};
 use super::natives::{Ctx, Elems, Mut};
-use super::program::{Action, Choice};
+use super::program::{Action, Choice, Domain, Most, Part};
 use super::state::{Journal, State};
 
-/// An action whose candidates form a product, with the filtered collections of its
-/// `in` choices (in choice order) and the number of candidates.
-struct Product<'g> {
+/// The slots of one `in` choice.
+enum Slots {
+    /// The filtered elements themselves (a first-part choice that depends on no earlier
+    /// choice: the same for every candidate).
+    Known(Elems),
+    /// A fixed number of slots, the collection being worked out for each candidate.
+    Padded(u64),
+}
+
+/// The candidates of one action: the slots of each part's choices, and how many
+/// candidates each part and the whole action have.
+struct Plan<'g> {
     index: u16,
     action: &'g Action,
-    collections: SmallVec<[Elems; 3]>,
+    /// Per part: the slots of its `in` choices and the number of its values (the product
+    /// of the slots, plus one for "skipped" if the part is optional).
+    parts: SmallVec<[(SmallVec<[Slots; 3]>, u64); 3]>,
     size: u64,
 }
+
+/// What trying one candidate gave.
+enum Tried {
+    Legal(Ply),
+    Rejected,
+    /// A collection held more elements than its slots: only the listing is exact here.
+    TooMany,
+}
+
+/// Above this many candidates a draw is almost never legal: list the plies instead.
+const MOST_CANDIDATES: u64 = 1 << 40;
 
 impl Game {
     /// A legal ply drawn uniformly at random, or `None` when there is none (or the game is
     /// over). Draws candidates before listing every ply, so it is much faster than
-    /// [`Game::legal_plies`] where most candidates are legal. Candidates are tried on
-    /// `state` itself and taken back: it ends as it was, and nothing is copied.
+    /// [`Game::legal_plies`] where a fair share of the candidates is legal. Candidates are
+    /// tried on `state` itself and taken back: it ends as it was, and nothing is copied.
     pub fn random_ply<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R) -> Option<Ply> {
         if state.outcome.is_some() {
             return None;
         }
-        if let Some(products) = self.products(state) {
-            let total: u64 = products.iter().map(|p| p.size).sum();
-            if total > 0 {
-                // A quarter of the candidates: a draw costs about what one candidate of
-                // the full listing costs, so even when every draw fails the listing that
-                // follows costs at most a quarter more than listing straight away.
-                for _ in 0..(total / 4).clamp(4, 4096) {
-                    let mut pick = rng.random_range(0..total);
-                    let Some(product) = products.iter().find(|p| {
-                        let here = pick < p.size;
-                        if !here {
-                            pick -= p.size;
-                        }
-                        here
-                    }) else {
-                        break;
-                    };
-                    if let Some(ply) = self.try_candidate(state, product, pick) {
-                        return Some(ply);
+        let plans = self.plans(state);
+        let total = plans.iter().fold(0u64, |sum, p| sum.saturating_add(p.size));
+        if total > 0 && total < MOST_CANDIDATES {
+            let mut journal = Journal::recording();
+            // A quarter of the candidates, within bounds: where most draws fail, listing
+            // soon costs less than drawing on.
+            for _ in 0..(total / 4).clamp(8, 512) {
+                let mut pick = rng.random_range(0..total);
+                let Some(plan) = plans.iter().find(|p| {
+                    let here = pick < p.size;
+                    if !here {
+                        pick -= p.size;
                     }
+                    here
+                }) else {
+                    break;
+                };
+                match self.try_candidate(state, &mut journal, plan, pick) {
+                    Tried::Legal(ply) => return Some(ply),
+                    Tried::Rejected => {}
+                    Tried::TooMany => break,
                 }
             }
         }
@@ -72,38 +99,36 @@ impl Game {
         Some(legal.swap_remove(i))
     }
 
-    /// The actions that may be played now, as products; `None` if one of them is not a
-    /// product (several parts, an optional part, or a collection that depends on an
-    /// earlier choice), in which case only the full listing is exact.
-    fn products(&self, state: &State) -> Option<SmallVec<[Product<'_>; 4]>> {
+    /// The candidates of every action that may be played now (fallback actions aside).
+    fn plans(&self, state: &State) -> SmallVec<[Plan<'_>; 4]> {
         let phase = self.current_phase(state);
         let c = Ctx {
             game: self,
             state,
             me: state.to_move,
         };
-        let mut products = SmallVec::new();
+        let mut plans = SmallVec::new();
         for (index, action) in self.actions.iter().enumerate() {
             if action.fallback || (action.phase.is_some() && action.phase != phase) {
                 continue;
             }
-            let [part] = action.parts.as_slice() else {
-                return None;
-            };
-            if part.optional {
-                return None;
-            }
             let mut locals = vec![0; action.frame];
-            let mut collections = SmallVec::new();
+            let mut parts = SmallVec::new();
             let mut size = 1u64;
-            for choice in &part.choices {
-                match choice {
-                    Choice::In {
+            for (p, part) in action.parts.iter().enumerate() {
+                let mut slots = SmallVec::new();
+                let mut values = 1u64;
+                for choice in &part.choices {
+                    let Choice::In {
                         slot,
                         domain: d,
                         filter,
-                        invariant: true,
-                    } => {
+                        invariant,
+                    } = choice
+                    else {
+                        continue;
+                    };
+                    let s = if p == 0 && *invariant {
                         let mut elems = Elems::new();
                         domain(d, &c, &mut locals, &mut elems);
                         if let Some(f) = filter {
@@ -112,76 +137,186 @@ impl Game {
                                 eval(f, &c, &mut locals) != 0
                             });
                         }
-                        size = size.saturating_mul(elems.len() as u64);
-                        collections.push(elems);
-                    }
-                    Choice::In { .. } => return None,
-                    Choice::Let(..) | Choice::Where(_) => {}
+                        Slots::Known(elems)
+                    } else {
+                        Slots::Padded(self.most(d) as u64)
+                    };
+                    values = values.saturating_mul(match &s {
+                        Slots::Known(e) => e.len() as u64,
+                        Slots::Padded(n) => *n,
+                    });
+                    slots.push(s);
                 }
+                let values = values.saturating_add(part.optional as u64);
+                size = size.saturating_mul(values);
+                parts.push((slots, values));
             }
-            products.push(Product {
+            plans.push(Plan {
                 index: index as u16,
                 action,
-                collections,
+                parts,
                 size,
             });
         }
-        Some(products)
+        plans
     }
 
-    /// Tries candidate number `pick` of a product on `scratch` (left as it was): the ply
-    /// if the candidate is legal.
-    fn try_candidate(&self, scratch: &mut State, product: &Product, mut pick: u64) -> Option<Ply> {
-        let action = product.action;
-        let part = &action.parts[0];
-        let me = scratch.to_move;
-        let mut locals = vec![0; action.frame];
-        let mut values = SmallVec::new();
-        let mut collections = product.collections.iter();
+    /// The most elements a collection can hold on this board.
+    fn most(&self, d: &Domain) -> usize {
+        match d {
+            Domain::Cells(_) => self.board.len(),
+            Domain::List(items) => items.len(),
+            Domain::Native(_, _, most) => match most {
+                Most::Cells => self.board.len(),
+                Most::Players => self.players.len(),
+                Most::Links => self.board.most_links(),
+                Most::Side => self.board.files.max(self.board.ranks) as usize,
+            },
+        }
+    }
+
+    /// Tries candidate number `pick` of a plan on `state`, which it leaves as it was.
+    fn try_candidate(
+        &self,
+        state: &mut State,
+        journal: &mut Journal,
+        plan: &Plan,
+        pick: u64,
+    ) -> Tried {
+        let mark = journal.mark();
+        let mut locals = vec![0; plan.action.frame];
+        let me = state.to_move;
+        let mut draw = Draw {
+            game: self,
+            state,
+            journal,
+            me,
+            locals: &mut locals,
+            values: SmallVec::new(),
+            pick: 0,
+        };
+        let (mut pick, mut skipped, mut tried) = (pick, 0u8, None);
+        for (p, (part, (slots, values))) in plan.action.parts.iter().zip(&plan.parts).enumerate() {
+            // The part's value, then its choices' slots from it (mixed radix).
+            let value = pick % values;
+            pick /= values;
+            if part.optional && value == values - 1 {
+                part.clear_slots(draw.locals);
+                skipped |= 1 << p;
+                continue;
+            }
+            draw.pick = value;
+            if let Err(t) = draw.part(part, slots) {
+                tried = Some(t);
+                break;
+            }
+        }
+        let values = std::mem::take(&mut draw.values);
+        journal.rollback(state, mark);
+        tried.unwrap_or(Tried::Legal(Ply {
+            action: plan.index,
+            values,
+            skipped,
+        }))
+    }
+}
+
+/// One candidate being played out.
+struct Draw<'a, 's> {
+    game: &'a Game,
+    state: &'s mut State,
+    journal: &'s mut Journal,
+    me: u8,
+    locals: &'s mut [i64],
+    values: SmallVec<[i64; 6]>,
+    /// What is left of the part's value: the next choice's slot is `pick % slots`.
+    pick: u64,
+}
+
+impl Draw<'_, '_> {
+    /// The next value out of `n` from the candidate's number.
+    fn take(&mut self, n: u64) -> u64 {
+        let v = self.pick % n;
+        self.pick /= n;
+        v
+    }
+
+    /// Makes the part's choices from the candidate's number, then plays its effect and
+    /// check; `Err` when the candidate is not a ply.
+    fn part(&mut self, part: &Part, slots: &[Slots]) -> Result<(), Tried> {
+        let mut slots = slots.iter();
         for choice in &part.choices {
+            // The slot comes first: it is taken whatever the position says.
+            let slot_and_index = match choice {
+                Choice::In { .. } => match slots.next() {
+                    Some(s @ Slots::Known(elems)) => Some((s, self.take(elems.len() as u64))),
+                    Some(s @ Slots::Padded(n)) => Some((s, self.take(*n))),
+                    None => return Err(Tried::TooMany),
+                },
+                _ => None,
+            };
             let c = Ctx {
-                game: self,
-                state: scratch,
-                me,
+                game: self.game,
+                state: self.state,
+                me: self.me,
             };
             match choice {
-                Choice::In { slot, .. } => {
-                    let elems = collections.next()?;
-                    let n = elems.len() as u64;
-                    let value = elems[(pick % n) as usize];
-                    pick /= n;
-                    locals[*slot as usize] = value;
-                    values.push(value);
+                Choice::In {
+                    slot,
+                    domain: d,
+                    filter,
+                    ..
+                } => {
+                    let value = match slot_and_index {
+                        Some((Slots::Known(elems), i)) => elems[i as usize],
+                        Some((Slots::Padded(n), i)) => {
+                            let mut elems = Elems::new();
+                            domain(d, &c, self.locals, &mut elems);
+                            if elems.len() as u64 > *n {
+                                return Err(Tried::TooMany);
+                            }
+                            let Some(&value) = elems.get(i as usize) else {
+                                return Err(Tried::Rejected);
+                            };
+                            self.locals[*slot as usize] = value;
+                            if filter
+                                .as_ref()
+                                .is_some_and(|f| eval(f, &c, self.locals) == 0)
+                            {
+                                return Err(Tried::Rejected);
+                            }
+                            value
+                        }
+                        None => return Err(Tried::TooMany),
+                    };
+                    self.locals[*slot as usize] = value;
+                    self.values.push(value);
                 }
-                Choice::Let(slot, node) => locals[*slot as usize] = eval(node, &c, &mut locals),
+                Choice::Let(slot, node) => {
+                    self.locals[*slot as usize] = eval(node, &c, self.locals);
+                }
                 Choice::Where(node) => {
-                    if eval(node, &c, &mut locals) == 0 {
-                        return None;
+                    if eval(node, &c, self.locals) == 0 {
+                        return Err(Tried::Rejected);
                     }
                 }
             }
         }
-        let mut journal = Journal::recording();
         let mut m = Mut {
-            game: self,
-            state: scratch,
-            journal: &mut journal,
-            me,
+            game: self.game,
+            state: self.state,
+            journal: self.journal,
+            me: self.me,
         };
-        exec(&part.effect, &mut m, &mut locals);
-        let legal = part.check.as_ref().is_none_or(|check| {
-            let c = Ctx {
-                game: self,
-                state: scratch,
-                me,
-            };
-            eval(check, &c, &mut locals) != 0
-        });
-        journal.rollback(scratch, 0);
-        legal.then_some(Ply {
-            action: product.index,
-            values,
-            skipped: 0,
-        })
+        exec(&part.effect, &mut m, self.locals);
+        let c = Ctx {
+            game: self.game,
+            state: self.state,
+            me: self.me,
+        };
+        match &part.check {
+            Some(check) if eval(check, &c, self.locals) == 0 => Err(Tried::Rejected),
+            _ => Ok(()),
+        }
     }
 }
