@@ -25,9 +25,9 @@ use super::state::{Journal, State};
 
 /// The slots of one `in` choice.
 enum Slots {
-    /// The filtered elements themselves (a first-part choice that depends on no earlier
-    /// choice: the same for every candidate).
-    Known(Elems),
+    /// The filtered elements themselves, kept in [`Plan::known`] under this index (a
+    /// first-part choice that depends on no earlier choice: the same for every candidate).
+    Known(usize),
     /// A fixed number of slots, the collection being worked out for each candidate.
     Padded(u64),
 }
@@ -40,6 +40,8 @@ struct Plan<'g> {
     /// Per part: the slots of its `in` choices and the number of its values (the product
     /// of the slots, plus one for "skipped" if the part is optional).
     parts: SmallVec<[(SmallVec<[Slots; 3]>, u64); 3]>,
+    /// The elements of the [`Slots::Known`] choices.
+    known: SmallVec<[Elems; 2]>,
     size: u64,
 }
 
@@ -114,6 +116,7 @@ impl Game {
             }
             let mut locals = vec![0; action.frame];
             let mut parts = SmallVec::new();
+            let mut known: SmallVec<[Elems; 2]> = SmallVec::new();
             let mut size = 1u64;
             for (p, part) in action.parts.iter().enumerate() {
                 let mut slots = SmallVec::new();
@@ -137,14 +140,14 @@ impl Game {
                                 eval(f, &c, &mut locals) != 0
                             });
                         }
-                        Slots::Known(elems)
+                        values = values.saturating_mul(elems.len() as u64);
+                        known.push(elems);
+                        Slots::Known(known.len() - 1)
                     } else {
-                        Slots::Padded(self.most(d) as u64)
+                        let n = self.most(d) as u64;
+                        values = values.saturating_mul(n);
+                        Slots::Padded(n)
                     };
-                    values = values.saturating_mul(match &s {
-                        Slots::Known(e) => e.len() as u64,
-                        Slots::Padded(n) => *n,
-                    });
                     slots.push(s);
                 }
                 let values = values.saturating_add(part.optional as u64);
@@ -155,6 +158,7 @@ impl Game {
                 index: index as u16,
                 action,
                 parts,
+                known,
                 size,
             });
         }
@@ -206,7 +210,7 @@ impl Game {
                 continue;
             }
             draw.pick = value;
-            if let Err(t) = draw.part(part, slots) {
+            if let Err(t) = draw.part(part, slots, &plan.known) {
                 tried = Some(t);
                 break;
             }
@@ -243,13 +247,13 @@ impl Draw<'_, '_> {
 
     /// Makes the part's choices from the candidate's number, then plays its effect and
     /// check; `Err` when the candidate is not a ply.
-    fn part(&mut self, part: &Part, slots: &[Slots]) -> Result<(), Tried> {
+    fn part(&mut self, part: &Part, slots: &[Slots], known: &[Elems]) -> Result<(), Tried> {
         let mut slots = slots.iter();
         for choice in &part.choices {
             // The slot comes first: it is taken whatever the position says.
             let slot_and_index = match choice {
                 Choice::In { .. } => match slots.next() {
-                    Some(s @ Slots::Known(elems)) => Some((s, self.take(elems.len() as u64))),
+                    Some(s @ Slots::Known(k)) => Some((s, self.take(known[*k].len() as u64))),
                     Some(s @ Slots::Padded(n)) => Some((s, self.take(*n))),
                     None => return Err(Tried::TooMany),
                 },
@@ -268,7 +272,7 @@ impl Draw<'_, '_> {
                     ..
                 } => {
                     let value = match slot_and_index {
-                        Some((Slots::Known(elems), i)) => elems[i as usize],
+                        Some((Slots::Known(k), i)) => known[*k][i as usize],
                         Some((Slots::Padded(n), i)) => {
                             let mut elems = Elems::new();
                             domain(d, &c, self.locals, &mut elems);
