@@ -3,7 +3,7 @@
 //! A playout wants one ply drawn uniformly from the legal ones, and listing them all costs
 //! as much as trying every candidate. Instead, each `in` choice of an action is given a
 //! fixed number of slots: the choices of the first part whose collections do not depend
-//! on earlier choices have exactly their filtered elements (the position is the same for
+//! on earlier `in` choices have exactly their filtered elements (the position is the same for
 //! every ply), every other choice as many slots as its collection can ever hold on this
 //! board ([`Most`]). A candidate is one slot per choice (and, for an optional part, one
 //! more value meaning "skipped"), so every candidate has the same chance. It is drawn,
@@ -42,6 +42,11 @@ struct Plan<'g> {
     parts: SmallVec<[(SmallVec<[Slots; 3]>, u64); 3]>,
     /// The elements of the [`Slots::Known`] choices.
     known: SmallVec<[Elems; 2]>,
+    /// The names as the first part's settled choices leave them.
+    preset: Vec<i64>,
+    /// The first part's `let` and `where` choices (by index) that read nothing varying:
+    /// worked out once into `preset` (a failed `where` leaves the action no candidate).
+    settled: u64,
     size: u64,
 }
 
@@ -118,25 +123,50 @@ impl Game {
             let mut parts = SmallVec::new();
             let mut known: SmallVec<[Elems; 2]> = SmallVec::new();
             let mut size = 1u64;
+            // First part: the names whose value differs between candidates; `let` and
+            // `where` choices that read none of them are worked out here, once.
+            let mut varying: SmallVec<[u16; 8]> = SmallVec::new();
+            let mut settled = 0u64;
             for (p, part) in action.parts.iter().enumerate() {
                 let mut slots = SmallVec::new();
                 let mut values = 1u64;
-                for choice in &part.choices {
-                    let Choice::In {
-                        slot,
-                        domain: d,
-                        filter,
-                        invariant,
-                    } = choice
-                    else {
-                        continue;
+                for (i, choice) in part.choices.iter().enumerate() {
+                    let first = p == 0 && i < 64;
+                    let (slot, d, filter) = match choice {
+                        Choice::In {
+                            slot,
+                            domain: d,
+                            filter,
+                            ..
+                        } => (*slot, d, filter),
+                        Choice::Let(slot, node) => {
+                            if first && !node.reads_any(&varying) {
+                                locals[*slot as usize] = eval(node, &c, &mut locals);
+                                settled |= 1 << i;
+                            } else {
+                                varying.push(*slot);
+                            }
+                            continue;
+                        }
+                        Choice::Where(node) => {
+                            if first && !node.reads_any(&varying) {
+                                if eval(node, &c, &mut locals) == 0 {
+                                    values = 0;
+                                }
+                                settled |= 1 << i;
+                            }
+                            continue;
+                        }
                     };
-                    let s = if p == 0 && *invariant {
+                    let fixed = !d.reads_any(&varying)
+                        && !filter.as_ref().is_some_and(|f| f.reads_any(&varying));
+                    varying.push(slot);
+                    let s = if first && fixed {
                         let mut elems = Elems::new();
                         domain(d, &c, &mut locals, &mut elems);
                         if let Some(f) = filter {
                             elems.retain(|e| {
-                                locals[*slot as usize] = *e;
+                                locals[slot as usize] = *e;
                                 eval(f, &c, &mut locals) != 0
                             });
                         }
@@ -159,6 +189,8 @@ impl Game {
                 action,
                 parts,
                 known,
+                preset: locals,
+                settled,
                 size,
             });
         }
@@ -188,7 +220,7 @@ impl Game {
         pick: u64,
     ) -> Tried {
         let mark = journal.mark();
-        let mut locals = vec![0; plan.action.frame];
+        let mut locals = plan.preset.clone();
         let me = state.to_move;
         let mut draw = Draw {
             game: self,
@@ -210,7 +242,8 @@ impl Game {
                 continue;
             }
             draw.pick = value;
-            if let Err(t) = draw.part(part, slots, &plan.known) {
+            let settled = if p == 0 { plan.settled } else { 0 };
+            if let Err(t) = draw.part(part, slots, &plan.known, settled) {
                 tried = Some(t);
                 break;
             }
@@ -247,9 +280,18 @@ impl Draw<'_, '_> {
 
     /// Makes the part's choices from the candidate's number, then plays its effect and
     /// check; `Err` when the candidate is not a ply.
-    fn part(&mut self, part: &Part, slots: &[Slots], known: &[Elems]) -> Result<(), Tried> {
+    fn part(
+        &mut self,
+        part: &Part,
+        slots: &[Slots],
+        known: &[Elems],
+        settled: u64,
+    ) -> Result<(), Tried> {
         let mut slots = slots.iter();
-        for choice in &part.choices {
+        for (i, choice) in part.choices.iter().enumerate() {
+            if i < 64 && settled & (1 << i) != 0 {
+                continue;
+            }
             // The slot comes first: it is taken whatever the position says.
             let slot_and_index = match choice {
                 Choice::In { .. } => match slots.next() {
