@@ -1096,12 +1096,16 @@ impl Compiler<'_> {
                 "too many parts",
             ));
         }
+        let fixed = parts
+            .first()
+            .map_or(0, crate::engine::program::Part::fixed_choices);
         Ok(Action {
             name: spec.name.get_ref().clone(),
             phase,
             fallback: spec.fallback,
             parts,
             frame: scope.frame,
+            fixed,
         })
     }
 

@@ -238,6 +238,41 @@ pub struct Part {
 }
 
 impl Part {
+    /// The choices (bit per index, the first 64) whose value or collection is the same for
+    /// every combination of the part's `in` choices before them: `let` and `where`
+    /// choices and collections (with their filters) that read no name chosen by an `in`
+    /// choice or worked out from one. Random draws work these out once per position.
+    pub fn fixed_choices(&self) -> u64 {
+        let mut varying: Vec<u16> = Vec::new();
+        let mut fixed = 0u64;
+        for (i, choice) in self.choices.iter().enumerate().take(64) {
+            let (reads, slot, chosen) = match choice {
+                Choice::In {
+                    slot,
+                    domain,
+                    filter,
+                    ..
+                } => (
+                    domain.reads_any(&varying)
+                        || filter.as_ref().is_some_and(|f| f.reads_any(&varying)),
+                    Some(*slot),
+                    true,
+                ),
+                Choice::Let(slot, node) => (node.reads_any(&varying), Some(*slot), false),
+                Choice::Where(node) => (node.reads_any(&varying), None, false),
+            };
+            if !reads {
+                fixed |= 1 << i;
+            }
+            if let Some(slot) = slot
+                && (chosen || reads)
+            {
+                varying.push(slot);
+            }
+        }
+        fixed
+    }
+
     /// Sets the names this part binds to `none`: what later parts see when an optional
     /// part is skipped, instead of whatever an earlier branch left in the slots.
     pub fn clear_slots(&self, locals: &mut [i64]) {
@@ -258,6 +293,9 @@ pub struct Action {
     pub parts: Vec<Part>,
     /// How many local slots evaluating this action needs.
     pub frame: usize,
+    /// The choices of the first part (bit per index) that read no name an earlier `in`
+    /// choice of the part depends on: see [`Part::fixed_choices`].
+    pub fixed: u64,
 }
 
 /// A phase: its name and the condition that makes it the current one.

@@ -74,6 +74,7 @@ impl Game {
         let total = plans.iter().fold(0u64, |sum, p| sum.saturating_add(p.size));
         if total > 0 && total < MOST_CANDIDATES {
             let mut journal = Journal::recording();
+            let mut memo = Memo::default();
             // A quarter of the candidates, within bounds: where most draws fail, listing
             // soon costs less than drawing on.
             for _ in 0..(total / 4).clamp(8, 512) {
@@ -87,7 +88,7 @@ impl Game {
                 }) else {
                     break;
                 };
-                match self.try_candidate(state, &mut journal, plan, pick) {
+                match self.try_candidate(state, &mut journal, &mut memo, plan, pick) {
                     Tried::Legal(ply) => return Some(ply),
                     Tried::Rejected => {}
                     Tried::TooMany => break,
@@ -123,15 +124,15 @@ impl Game {
             let mut parts = SmallVec::new();
             let mut known: SmallVec<[Elems; 2]> = SmallVec::new();
             let mut size = 1u64;
-            // First part: the names whose value differs between candidates; `let` and
-            // `where` choices that read none of them are worked out here, once.
-            let mut varying: SmallVec<[u16; 8]> = SmallVec::new();
+            // First part: `let` and `where` choices that read no chosen name are worked
+            // out here, once; so are the collections of such `in` choices.
             let mut settled = 0u64;
             for (p, part) in action.parts.iter().enumerate() {
                 let mut slots = SmallVec::new();
                 let mut values = 1u64;
                 for (i, choice) in part.choices.iter().enumerate() {
                     let first = p == 0 && i < 64;
+                    let fixed = first && action.fixed & (1 << i) != 0;
                     let (slot, d, filter) = match choice {
                         Choice::In {
                             slot,
@@ -140,16 +141,14 @@ impl Game {
                             ..
                         } => (*slot, d, filter),
                         Choice::Let(slot, node) => {
-                            if first && !node.reads_any(&varying) {
+                            if fixed {
                                 locals[*slot as usize] = eval(node, &c, &mut locals);
                                 settled |= 1 << i;
-                            } else {
-                                varying.push(*slot);
                             }
                             continue;
                         }
                         Choice::Where(node) => {
-                            if first && !node.reads_any(&varying) {
+                            if fixed {
                                 if eval(node, &c, &mut locals) == 0 {
                                     values = 0;
                                 }
@@ -158,10 +157,7 @@ impl Game {
                             continue;
                         }
                     };
-                    let fixed = !d.reads_any(&varying)
-                        && !filter.as_ref().is_some_and(|f| f.reads_any(&varying));
-                    varying.push(slot);
-                    let s = if first && fixed {
+                    let s = if fixed {
                         let mut elems = Elems::new();
                         domain(d, &c, &mut locals, &mut elems);
                         if let Some(f) = filter {
@@ -216,6 +212,7 @@ impl Game {
         &self,
         state: &mut State,
         journal: &mut Journal,
+        memo: &mut Memo,
         plan: &Plan,
         pick: u64,
     ) -> Tried {
@@ -230,6 +227,8 @@ impl Game {
             locals: &mut locals,
             values: SmallVec::new(),
             pick: 0,
+            memo,
+            at: (plan.index, 0, 0, 0),
         };
         let (mut pick, mut skipped, mut tried) = (pick, 0u8, None);
         for (p, (part, (slots, values))) in plan.action.parts.iter().zip(&plan.parts).enumerate() {
@@ -242,6 +241,7 @@ impl Game {
                 continue;
             }
             draw.pick = value;
+            draw.at = (plan.index, p as u8, 0, skipped);
             let settled = if p == 0 { plan.settled } else { 0 };
             if let Err(t) = draw.part(part, slots, &plan.known, settled) {
                 tried = Some(t);
@@ -268,7 +268,24 @@ struct Draw<'a, 's> {
     values: SmallVec<[i64; 6]>,
     /// What is left of the part's value: the next choice's slot is `pick % slots`.
     pick: u64,
+    memo: &'s mut Memo,
+    /// Where the draw stands, for the memo.
+    at: Place,
 }
+
+/// The values of `let` choices already worked out for earlier draws of the same position,
+/// by where the choice stands and the values chosen before it. The position a choice
+/// sees is the start position changed by the effects of the parts before it, all fixed
+/// by those values, so the same place and values give the same result.
+#[derive(Default)]
+struct Memo(Vec<(Place, SmallVec<[i64; 6]>, i64)>);
+
+/// Where a draw stands: action, part, choice, parts skipped so far.
+type Place = (u16, u8, u8, u8);
+
+/// More remembered values than this and the memo stops learning (it is searched in
+/// order, and a position rarely sees more).
+const MEMO_SIZE: usize = 64;
 
 impl Draw<'_, '_> {
     /// The next value out of `n` from the candidate's number.
@@ -339,7 +356,23 @@ impl Draw<'_, '_> {
                     self.values.push(value);
                 }
                 Choice::Let(slot, node) => {
-                    self.locals[*slot as usize] = eval(node, &c, self.locals);
+                    let at = (self.at.0, self.at.1, i as u8, self.at.3);
+                    let known = self
+                        .memo
+                        .0
+                        .iter()
+                        .find(|(a, v, _)| *a == at && *v == self.values);
+                    let value = match known {
+                        Some((_, _, value)) => *value,
+                        None => {
+                            let value = eval(node, &c, self.locals);
+                            if self.memo.0.len() < MEMO_SIZE && i <= u8::MAX as usize {
+                                self.memo.0.push((at, self.values.clone(), value));
+                            }
+                            value
+                        }
+                    };
+                    self.locals[*slot as usize] = value;
                 }
                 Choice::Where(node) => {
                     if eval(node, &c, self.locals) == 0 {
