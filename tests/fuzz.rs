@@ -16,16 +16,6 @@ use rulebook::spec;
 
 use crate::common;
 
-/// The number of cases: `PROPTEST_CASES` when set (for long runs), else the short
-/// default that runs with the suite. (A `cases` written in the config would override the
-/// variable, so it is read here.)
-fn cases(default: u32) -> u32 {
-    std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 const GAMES: [&str; 5] = ["bounce", "staqs", "vlkno", "sight", "splut"];
 
 /// Characters that matter to TOML and to the expression language.
@@ -118,7 +108,7 @@ fn load_and_play(text: String, seed: u64) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(96), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(96), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn mutated_game_files_give_a_diagnostic_or_a_game_never_a_panic(
@@ -201,7 +191,7 @@ fn repl_line() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(24), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(24), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn random_repl_sessions_never_panic(lines in prop::collection::vec(repl_line(), 1..25)) {

@@ -183,7 +183,7 @@ fn plain_group(g: &Game, s: &State, start: usize, dirs: u8) -> Vec<bool> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(crate::common::cases(200)))]
 
     /// The group hooks grow groups over bit sets (by shifts on rectangle boards, along
     /// links on others); on every board shape and size up to 26 x 26 (one to eleven

@@ -1,6 +1,7 @@
 //! The one integration-test binary: every suite is a module here.
 
 mod bots;
+mod bounce_reference;
 mod cli;
 mod common;
 mod diagnostics;

@@ -6,7 +6,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use rulebook::engine::game::{Game, normalize};
 
-use crate::common::game;
+use crate::common::{self, game};
 
 /// At most this many texts of each position are parsed back.
 const PARSED_PER_POSITION: usize = 8;
@@ -75,7 +75,7 @@ fn walk(g: &Game, seed: u64, max: usize) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(24), ..ProptestConfig::default() })]
 
     #[test]
     fn bounce_plies_are_legal_and_replay(seed in any::<u64>(), size in prop::sample::select(vec![4u8, 6, 8])) {
@@ -98,7 +98,7 @@ proptest! {
 
 proptest! {
     // Over 2000 plies a position: fewer games.
-    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: common::cases(6), ..ProptestConfig::default() })]
 
     #[test]
     fn splut_plies_are_legal_and_replay(seed in any::<u64>(), players in 2usize..=4) {

@@ -68,3 +68,13 @@ pub fn play(g: &Game, state: &mut State, plies: &str) {
         g.play(state, &ply);
     }
 }
+
+/// A property test's number of cases: `PROPTEST_CASES` when set (for long runs), else the
+/// short default that runs with the suite. A `cases` written in a test's config would
+/// override the variable, so the tests that set one read it through here.
+pub fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}

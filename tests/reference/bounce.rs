@@ -9,6 +9,15 @@
 //! - After a player's ply, if all of that player's checkers form one orthogonal group, that
 //!   player wins. Only the player who just acted is tested. No draw rule.
 //! - Notation: `b1-a1` (move), `xb1` (removal).
+//!
+//! The move generator is the rules read literally: for each own checker, lift it off, flood
+//! fill the mover's groups on the board without it, and try every empty cell. It allocates
+//! nothing per origin or per destination: the flood fills write into buffers ([`Scratch`])
+//! that one listing, or a whole [`Bounce::random_playout`], reuses, so the reference is
+//! fast enough to serve as a baseline in `benches/playouts.rs` without becoming a second,
+//! cleverer implementation.
+
+use rand::RngExt;
 
 use super::{GameResult, Reference, cell_name};
 
@@ -86,24 +95,20 @@ impl Bounce {
         cell_name(index % self.size, index / self.size)
     }
 
-    /// The orthogonal neighbours of a cell.
-    fn neighbours(&self, index: usize) -> Vec<usize> {
+    /// The orthogonal neighbours of a cell (up, right, down, left; off-board ones left
+    /// out). A fixed array rather than a `Vec`: the flood fills and the destination test
+    /// ask for neighbours in their innermost loops.
+    fn neighbours(&self, index: usize) -> impl Iterator<Item = usize> {
         let n = self.size;
         let (file, rank) = (index % n, index / n);
-        let mut out = Vec::with_capacity(4);
-        if rank + 1 < n {
-            out.push(index + n);
-        }
-        if file + 1 < n {
-            out.push(index + 1);
-        }
-        if rank > 0 {
-            out.push(index - n);
-        }
-        if file > 0 {
-            out.push(index - 1);
-        }
-        out
+        [
+            (rank + 1 < n).then(|| index + n),
+            (file + 1 < n).then(|| index + 1),
+            (rank > 0).then(|| index - n),
+            (file > 0).then(|| index - 1),
+        ]
+        .into_iter()
+        .flatten()
     }
 
     /// The number of checkers of a colour.
@@ -111,29 +116,34 @@ impl Bounce {
         self.cells.iter().filter(|c| **c == Some(colour)).count()
     }
 
-    /// Labels the orthogonal groups of `colour`, treating cell `skip` as empty.
-    /// Returns a label per cell (`usize::MAX` where there is no such checker) and the size
-    /// of each label's group.
-    fn groups(&self, colour: Colour, skip: Option<usize>) -> (Vec<usize>, Vec<usize>) {
-        let mut label = vec![usize::MAX; self.cells.len()];
-        let mut sizes = Vec::new();
+    /// Labels the orthogonal groups of `colour` into `groups`, treating cell `skip` as
+    /// empty (the board with a checker lifted off its origin). Whatever `groups` held
+    /// before is overwritten; its buffers are reused, which is the point of passing it in.
+    fn label_groups(&self, colour: Colour, skip: Option<usize>, groups: &mut Groups) {
+        let Groups {
+            label,
+            sizes,
+            stack,
+        } = groups;
+        label.clear();
+        label.resize(self.cells.len(), NO_GROUP);
+        sizes.clear();
         for start in 0..self.cells.len() {
-            if self.cells[start] != Some(colour)
-                || Some(start) == skip
-                || label[start] != usize::MAX
+            if self.cells[start] != Some(colour) || Some(start) == skip || label[start] != NO_GROUP
             {
                 continue;
             }
             let id = sizes.len();
             let mut size = 0;
-            let mut stack = vec![start];
+            stack.clear();
+            stack.push(start);
             label[start] = id;
             while let Some(cell) = stack.pop() {
                 size += 1;
                 for next in self.neighbours(cell) {
                     if self.cells[next] == Some(colour)
                         && Some(next) != skip
-                        && label[next] == usize::MAX
+                        && label[next] == NO_GROUP
                     {
                         label[next] = id;
                         stack.push(next);
@@ -142,81 +152,84 @@ impl Bounce {
             }
             sizes.push(size);
         }
-        (label, sizes)
     }
 
     /// Whether all checkers of `colour` form one group (at least one checker).
     pub fn one_group(&self, colour: Colour) -> bool {
-        self.groups(colour, None).1.len() == 1
+        self.one_group_with(colour, &mut Groups::default())
     }
 
-    /// The moves (not removals) of the player to act.
-    fn steps(&self) -> Vec<Move> {
+    /// [`Bounce::one_group`] labelling into caller-owned buffers (the end test after
+    /// every ply of a playout).
+    fn one_group_with(&self, colour: Colour, groups: &mut Groups) -> bool {
+        self.label_groups(colour, None, groups);
+        groups.sizes.len() == 1
+    }
+
+    /// Appends the moves (not removals) of the player to act to `out`.
+    ///
+    /// Rule 6 as written: the size of the checker's group before the move, in the position
+    /// before it, against the size of the group it ends in, on the board with the checker
+    /// lifted off its origin: 1 plus the distinct groups next to the destination.
+    fn steps_into(&self, scratch: &mut Scratch, out: &mut Vec<Move>) {
         let me = self.to_move;
-        let (label, sizes) = self.groups(me, None);
-        let empties: Vec<usize> = (0..self.cells.len())
-            .filter(|&i| self.cells[i].is_none())
-            .collect();
-        let mut out = Vec::new();
+        let Scratch {
+            before,
+            lifted,
+            empties,
+        } = scratch;
+        self.label_groups(me, None, before);
+        empties.clear();
+        empties.extend((0..self.cells.len()).filter(|&i| self.cells[i].is_none()));
         for from in 0..self.cells.len() {
             if self.cells[from] != Some(me) {
                 continue;
             }
-            let before = sizes[label[from]];
+            let size_before = before.sizes[before.label[from]];
             // The board with the checker lifted off its origin.
-            let (lab, sz) = self.groups(me, Some(from));
-            for &to in &empties {
-                let mut joined: Vec<usize> = self
-                    .neighbours(to)
-                    .into_iter()
-                    .filter(|&c| lab[c] != usize::MAX)
-                    .map(|c| lab[c])
-                    .collect();
-                joined.sort();
-                joined.dedup();
-                let after = 1 + joined.iter().map(|&l| sz[l]).sum::<usize>();
-                if before < after {
+            self.label_groups(me, Some(from), lifted);
+            for &to in empties.iter() {
+                // The groups next to `to`, each counted once: at most four neighbours, so
+                // a fixed array and a look back over it stand in for sort and dedup.
+                let mut joined = [NO_GROUP; 4];
+                let mut after = 1;
+                for (k, cell) in self.neighbours(to).enumerate() {
+                    let group = lifted.label[cell];
+                    if group != NO_GROUP && !joined[..k].contains(&group) {
+                        after += lifted.sizes[group];
+                    }
+                    joined[k] = group;
+                }
+                if size_before < after {
                     out.push(Move::Step { from, to });
                 }
             }
         }
-        out
-    }
-}
-
-impl Reference for Bounce {
-    type Move = Move;
-
-    fn players(&self) -> Vec<&'static str> {
-        vec!["red", "blue"]
     }
 
-    fn to_move(&self) -> &'static str {
-        self.to_move.name()
-    }
-
-    fn moves(&self) -> Vec<Move> {
+    /// Every legal ply (what [`Reference::moves`] returns), written into `out` (cleared
+    /// first) with `scratch` as working space: a caller that lists moves again and again
+    /// (a playout, a benchmark) keeps both and allocates nothing once they have grown.
+    pub fn moves_into(&self, scratch: &mut Scratch, out: &mut Vec<Move>) {
+        out.clear();
         if self.result.is_some() {
-            return Vec::new();
+            return;
         }
-        let steps = self.steps();
-        if !steps.is_empty() {
-            return steps;
+        self.steps_into(scratch, out);
+        if !out.is_empty() {
+            return;
         }
-        (0..self.cells.len())
-            .filter(|&i| self.cells[i] == Some(self.to_move))
-            .map(Move::Remove)
-            .collect()
+        // Rule 7: no legal move, so remove one own checker.
+        out.extend(
+            (0..self.cells.len())
+                .filter(|&i| self.cells[i] == Some(self.to_move))
+                .map(Move::Remove),
+        );
     }
 
-    fn notation(&self, ply: &Move) -> String {
-        match *ply {
-            Move::Step { from, to } => format!("{}-{}", self.name(from), self.name(to)),
-            Move::Remove(cell) => format!("x{}", self.name(cell)),
-        }
-    }
-
-    fn apply(&mut self, ply: &Move) {
+    /// [`Reference::apply`] with the end test labelling into `groups`, so a playout's
+    /// plies allocate nothing either.
+    fn apply_with(&mut self, ply: &Move, groups: &mut Groups) {
         let me = self.to_move;
         match *ply {
             Move::Step { from, to } => {
@@ -231,10 +244,92 @@ impl Reference for Bounce {
             }
         }
         self.plies += 1;
-        if self.one_group(me) {
+        if self.one_group_with(me, groups) {
             self.result = Some(GameResult::Win(me.name()));
         }
         self.to_move = me.other();
+    }
+
+    /// Plays uniformly random legal plies until the game ends; returns how many were
+    /// played. Each ply lists every legal ply and picks one with `random_range`, the
+    /// plain way, so this is the baseline the interpreter's playouts are timed against
+    /// (`benches/playouts.rs`). Bounce has no draw rule; random games end on their own
+    /// (8x8 ones last some 40 plies), so there is no cap.
+    pub fn random_playout(&mut self, rng: &mut impl rand::Rng) -> usize {
+        let mut scratch = Scratch::default();
+        let mut moves = Vec::new();
+        let start = self.plies;
+        while self.result.is_none() {
+            self.moves_into(&mut scratch, &mut moves);
+            // A position with no checker of the side to act has no ply at all; it cannot
+            // arise from the start (that side would have won with its last checker).
+            if moves.is_empty() {
+                break;
+            }
+            let pick = rng.random_range(0..moves.len() as u64) as usize;
+            // The end test borrows the listing's `before` buffers: the next listing
+            // labels them afresh anyway.
+            self.apply_with(&moves[pick], &mut scratch.before);
+        }
+        self.plies - start
+    }
+}
+
+/// The label of a cell that holds no checker of the colour being labelled.
+const NO_GROUP: usize = usize::MAX;
+
+/// The orthogonal groups of one colour, as a flood fill leaves them. Kept between fills
+/// so that labelling the board once per origin (the move generator does) reuses these
+/// vectors instead of allocating new ones each time.
+#[derive(Clone, Debug, Default)]
+struct Groups {
+    /// Per cell: the index of its group in `sizes`, or [`NO_GROUP`].
+    label: Vec<usize>,
+    /// Per group: how many checkers it has.
+    sizes: Vec<usize>,
+    /// The flood fill's cells still to visit.
+    stack: Vec<usize>,
+}
+
+/// The working space of one move listing: two labellings and the empty cells. Passed in
+/// rather than stored in [`Bounce`], so positions stay plain data (cheap to clone in
+/// perft) and listing moves still takes `&self`.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    /// The mover's groups in the position as it is.
+    before: Groups,
+    /// The mover's groups with one checker lifted off its origin.
+    lifted: Groups,
+    /// The empty cells, in index order.
+    empties: Vec<usize>,
+}
+
+impl Reference for Bounce {
+    type Move = Move;
+
+    fn players(&self) -> Vec<&'static str> {
+        vec!["red", "blue"]
+    }
+
+    fn to_move(&self) -> &'static str {
+        self.to_move.name()
+    }
+
+    fn moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.moves_into(&mut Scratch::default(), &mut out);
+        out
+    }
+
+    fn notation(&self, ply: &Move) -> String {
+        match *ply {
+            Move::Step { from, to } => format!("{}-{}", self.name(from), self.name(to)),
+            Move::Remove(cell) => format!("x{}", self.name(cell)),
+        }
+    }
+
+    fn apply(&mut self, ply: &Move) {
+        self.apply_with(ply, &mut Groups::default());
     }
 
     fn result(&self) -> Option<GameResult> {
