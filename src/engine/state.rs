@@ -255,6 +255,18 @@ impl State {
         Some(kind * slots + owner.min(slots - 1))
     }
 
+    /// Whether the caches agree with the stacks: each cell's top code, and each class's
+    /// cell set holding exactly the cells it tops. Checked after every ply in debug builds.
+    pub fn caches_agree(&self) -> bool {
+        let fresh = State::new(
+            self.stacks.clone(),
+            Vec::new(),
+            self.owner_slots as usize - 1,
+            self.classes.len() / (self.owner_slots as usize * self.words as usize),
+        );
+        fresh.tops == self.tops && fresh.classes == self.classes
+    }
+
     /// Brings the caches of one cell in line with its stack.
     fn refresh(&mut self, cell: usize) {
         let new = self.stacks[cell]
