@@ -190,7 +190,10 @@ impl Game {
         self.replay(state, ply, &mut locals);
         state.plies += 1;
         self.after_ply(state, me);
-        debug_assert!(state.caches_agree(), "the cell caches no longer match the stacks");
+        debug_assert!(
+            state.caches_agree(),
+            "the cell caches no longer match the stacks"
+        );
     }
 
     /// Runs a ply's parts on `state` and leaves the chosen values in `locals`.
