@@ -10,6 +10,7 @@ mod facts;
 mod fuzz;
 mod hooks;
 mod invariants;
+mod positions;
 mod properties;
 mod reference;
 mod semantics;

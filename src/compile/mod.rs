@@ -16,7 +16,7 @@ use crate::engine::board::{self, Board, DIRECTION_SETS, DIRECTIONS, MAX_SIDE};
 use crate::engine::game::{Game, KindInfo, ParamValue};
 use crate::engine::natives;
 use crate::engine::program::{
-    Action, Choice, EndResult, EndRule, Node, NotationPiece, Part, Phase, Stuck,
+    Action, Choice, EndResult, EndRule, Node, NotationPiece, Part, Phase, Standalone, Stuck,
 };
 use crate::engine::state::{NEUTRAL, Piece, State};
 use crate::lang::ast::{Binding, Expr, Span};
@@ -894,21 +894,24 @@ impl Compiler<'_> {
                     "second declaration",
                 ));
             }
-            let when = self.typed(&p.when, names, Type::Bool)?.0;
+            let when = self.typed(&p.when, names, Type::Bool)?;
             out.push((name.clone(), Phase { name, when }));
         }
         Ok(out)
     }
 
-    fn turns(&self, names: &Names) -> Result<(Node, Stuck), Box<Diagnostic>> {
+    fn turns(&self, names: &Names) -> Result<(Standalone, Stuck), Box<Diagnostic>> {
         let t = &self.src.file.turns;
+        let constant = |i| Standalone {
+            node: Node::Const(i),
+            frame: 0,
+        };
         let plies = match &t.plies {
-            None => Node::Const(1),
+            None => constant(1),
             Some(v) => match v.get_ref() {
-                toml::Value::Integer(i) if *i >= 1 => Node::Const(*i),
+                toml::Value::Integer(i) if *i >= 1 => constant(*i),
                 toml::Value::String(s) => {
                     self.typed(&Spanned::new(v.span(), s.clone()), names, Type::Int)?
-                        .0
                 }
                 _ => {
                     return Err(self.at(
@@ -933,17 +936,15 @@ impl Compiler<'_> {
         Ok((plies, stuck))
     }
 
-    /// Compiles a stand-alone expression of a given type; returns it with its frame size.
-    fn typed(
-        &self,
-        code: &Code,
-        names: &Names,
-        want: Type,
-    ) -> Result<(Node, usize), Box<Diagnostic>> {
+    /// Compiles a stand-alone expression of a given type, with the frame it needs.
+    fn typed(&self, code: &Code, names: &Names, want: Type) -> Result<Standalone, Box<Diagnostic>> {
         let e = self.parse_expr(code)?;
         let mut scope = Scope::new(names);
         let node = scope.expect(&e, want).map_err(|err| self.lang(code, err))?;
-        Ok((node, scope.frame))
+        Ok(Standalone {
+            node,
+            frame: scope.frame,
+        })
     }
 
     /// Compiles a number expression over one cell, bound to `name` in slot 0.
@@ -952,7 +953,7 @@ impl Compiler<'_> {
         code: &Code,
         names: &Names,
         name: &str,
-    ) -> Result<(Node, usize), Box<Diagnostic>> {
+    ) -> Result<Standalone, Box<Diagnostic>> {
         let e = self.parse_expr(code)?;
         let mut scope = Scope::new(names);
         let local = crate::lang::ast::Name {
@@ -963,10 +964,13 @@ impl Compiler<'_> {
             .bind(&local, Type::Cell)
             .and_then(|_| scope.expect(&e, Type::Int))
             .map_err(|err| self.lang(code, err))?;
-        Ok((node, scope.frame))
+        Ok(Standalone {
+            node,
+            frame: scope.frame,
+        })
     }
 
-    fn score(&self, code: &Code, names: &Names) -> Result<(Node, usize), Box<Diagnostic>> {
+    fn score(&self, code: &Code, names: &Names) -> Result<Standalone, Box<Diagnostic>> {
         let e = self.parse_expr(code)?;
         let mut scope = Scope::new(names);
         let (node, ty) = scope.score(&e).map_err(|err| self.lang(code, err))?;
@@ -979,7 +983,10 @@ impl Compiler<'_> {
                 ),
             ));
         }
-        Ok((node, scope.frame))
+        Ok(Standalone {
+            node,
+            frame: scope.frame,
+        })
     }
 
     fn end_rule(

@@ -3,9 +3,11 @@
 use smallvec::SmallVec;
 
 use super::board::{Board, DIRECTIONS};
-use super::eval::{eval, eval_list, exec};
+use super::eval::{eval, exec};
 use super::natives::{Ctx, Mut};
-use super::program::{Action, Choice, EndResult, EndRule, Node, NotationPiece, Phase, Stuck};
+use super::program::{
+    Action, Choice, EndResult, EndRule, Node, NotationPiece, Phase, Standalone, Stuck,
+};
 use super::state::{Journal, NONE, Outcome, State};
 use crate::lang::types::Type;
 
@@ -52,17 +54,17 @@ pub struct Game {
     pub draw_lines: bool,
     /// What the number after a cell's symbol counts (slot 0 holds the cell), if the file
     /// says; otherwise every piece of the stack.
-    pub shown_height: Option<(Node, usize)>,
+    pub shown_height: Option<Standalone>,
     pub kinds: Vec<KindInfo>,
     pub phases: Vec<Phase>,
-    pub plies_per_turn: Node,
+    pub plies_per_turn: Standalone,
     pub stuck: Stuck,
     pub actions: Vec<Action>,
     pub ends: Vec<EndRule>,
     /// The score expression, if the game scores; `me` is the player scored.
-    pub score: Option<(Node, usize)>,
+    pub score: Option<Standalone>,
     /// The bots' heuristic, if the game declares one; `me` is the player evaluated.
-    pub eval: Option<(Node, usize)>,
+    pub eval: Option<Standalone>,
     /// A ply cap declared by the file (an interpreter setting, not a rule).
     pub max_plies: Option<u32>,
     /// The first slot of the turn variables in `State::vars` and their initial values.
@@ -103,15 +105,13 @@ impl Game {
     /// The phase in force: the first whose condition holds for the player to move.
     pub fn current_phase(&self, state: &State) -> Option<usize> {
         let c = self.ctx(state, state.to_move);
-        self.phases
-            .iter()
-            .position(|ph| eval(&ph.when, &c, &mut []) != 0)
+        self.phases.iter().position(|ph| ph.when.eval(&c, 0) != 0)
     }
 
     /// How many plies the current turn has.
     pub fn plies_this_turn(&self, state: &State) -> u32 {
         let c = self.ctx(state, state.to_move);
-        eval(&self.plies_per_turn, &c, &mut []).clamp(1, u32::MAX as i64) as u32
+        self.plies_per_turn.eval(&c, 0).clamp(1, u32::MAX as i64) as u32
     }
 
     /// Every legal ply of the position, in generation order (none once the game is over).
@@ -376,11 +376,11 @@ impl Game {
 
     /// Every player's score, in player order (empty if the game does not score).
     pub fn scores(&self, state: &State) -> Vec<Vec<i64>> {
-        let Some((node, frame)) = &self.score else {
+        let Some(score) = &self.score else {
             return Vec::new();
         };
         (0..self.players.len() as u8)
-            .map(|p| eval_list(node, &self.ctx(state, p), &mut vec![0; *frame]))
+            .map(|p| score.eval_list(&self.ctx(state, p)))
             .collect()
     }
 
@@ -399,7 +399,7 @@ impl Game {
     /// The game's heuristic value of a position for `player` (0 if it declares none).
     pub fn evaluate(&self, state: &State, player: u8) -> i64 {
         match &self.eval {
-            Some((node, frame)) => eval(node, &self.ctx(state, player), &mut vec![0; *frame]),
+            Some(heuristic) => heuristic.eval(&self.ctx(state, player), 0),
             None => 0,
         }
     }
@@ -408,11 +408,7 @@ impl Game {
     /// counts, or every piece of the stack.
     pub fn shown_height(&self, state: &State, cell: usize) -> i64 {
         match &self.shown_height {
-            Some((node, frame)) => {
-                let mut locals = vec![0; (*frame).max(1)];
-                locals[0] = cell as i64;
-                eval(node, &self.ctx(state, state.to_move), &mut locals)
-            }
+            Some(height) => height.eval(&self.ctx(state, state.to_move), cell as i64),
             None => state.stacks()[cell].len() as i64,
         }
     }

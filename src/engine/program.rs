@@ -298,11 +298,21 @@ pub struct Action {
     pub fixed: u64,
 }
 
+/// An expression evaluated on its own, outside any action (a phase condition, the plies
+/// of a turn, the score, the heuristic, the drawn height): the node together with the
+/// number of local slots its aggregates and bindings need. Keeping the two in one value
+/// means no caller can evaluate such an expression with a frame too small for it.
+#[derive(Clone, Debug)]
+pub struct Standalone {
+    pub node: Node,
+    pub frame: usize,
+}
+
 /// A phase: its name and the condition that makes it the current one.
 #[derive(Clone, Debug)]
 pub struct Phase {
     pub name: String,
-    pub when: Node,
+    pub when: Standalone,
 }
 
 /// What happens to a player who has no legal ply at the start of their turn.
