@@ -168,7 +168,7 @@ proptest! {
     // Each case is one position, two when the ply played does not end the game: these
     // 1000 cases compare some 1,700 positions, in under two seconds in release builds
     // (crowded 12x12 boards have thousands of plies each).
-    #![proptest_config(ProptestConfig { cases: common::cases(1000), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::config(1000))]
 
     /// Random arrangements agree: legal plies, then the outcome of one ply and the legal
     /// plies of the position it leads to.
@@ -208,7 +208,7 @@ proptest! {
     // Each case is a whole random game, compared at every ply: 4x4 games last some 7
     // plies, 8x8 ones some 40, larger ones longer, so these 60 cases compare over 2,000
     // positions, in about a second in release builds.
-    #![proptest_config(ProptestConfig { cases: common::cases(60), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::config(60))]
 
     /// Random games from the start agree at every ply, and end alike. The choices pick
     /// among the sorted legal plies; a game stops when it ends or the choices run out, so

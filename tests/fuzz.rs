@@ -108,7 +108,7 @@ fn load_and_play(text: String, seed: u64) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: common::cases(96), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::config(96))]
 
     #[test]
     fn mutated_game_files_give_a_diagnostic_or_a_game_never_a_panic(
@@ -191,7 +191,7 @@ fn repl_line() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: common::cases(24), failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::config(24))]
 
     #[test]
     fn random_repl_sessions_never_panic(lines in prop::collection::vec(repl_line(), 1..25)) {

@@ -397,11 +397,7 @@ fn cells_in_scope(place: Place) -> Vec<String> {
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::prelude::ProptestConfig {
-        cases: crate::common::cases(64),
-        failure_persistence: None,
-        ..Default::default()
-    })]
+    #![proptest_config(crate::common::config(64))]
 
     /// Generated well-typed expressions in every place: the checker accepts them (they are
     /// well-typed by construction) and random games with them run to the end without a panic.

@@ -6,7 +6,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use rulebook::engine::game::{Game, normalize};
 
-use crate::common::{self, game};
+use crate::common::game;
 
 /// At most this many texts of each position are parsed back.
 const PARSED_PER_POSITION: usize = 8;
@@ -75,7 +75,7 @@ fn walk(g: &Game, seed: u64, max: usize) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: common::cases(24), ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::config(24))]
 
     #[test]
     fn bounce_plies_are_legal_and_replay(seed in any::<u64>(), size in prop::sample::select(vec![4u8, 6, 8])) {
@@ -98,7 +98,7 @@ proptest! {
 
 proptest! {
     // Over 2000 plies a position: fewer games.
-    #![proptest_config(ProptestConfig { cases: common::cases(6), ..ProptestConfig::default() })]
+    #![proptest_config(crate::common::config(6))]
 
     #[test]
     fn splut_plies_are_legal_and_replay(seed in any::<u64>(), players in 2usize..=4) {
@@ -265,4 +265,92 @@ notation = 'mark {x} {y}'
         chi < dof + 6.0 * (2.0 * dof).sqrt(),
         "chi-square {chi:.1} for {dof} degrees of freedom over {counts:?}"
     );
+}
+
+/// Asserts that drawing from `state` is uniform over its legal plies: 200 draws a ply, and
+/// a chi-square statistic within six standard deviations of its mean (p < 1e-8 for a fair
+/// draw, so the test does not flake), or, for a biased draw, far above it.
+fn assert_uniform(g: &Game, state: &rulebook::engine::state::State, what: &str) {
+    let n = g.legal_plies(state).len();
+    let counts = draw_counts(g, state, 200 * n);
+    let dof = n as f64 - 1.0;
+    let chi = chi_square(&counts);
+    assert!(
+        chi < dof + 6.0 * (2.0 * dof).sqrt(),
+        "{what}: chi-square {chi:.1} for {dof} degrees of freedom over {counts:?}"
+    );
+}
+
+/// Positions of seeded random games, every `every` plies, with 2 to `most` legal plies:
+/// at most `wanted` of them, and only those whose legal texts pass `keep`.
+fn sample_positions(
+    g: &Game,
+    every: usize,
+    most: usize,
+    wanted: usize,
+    keep: impl Fn(&[String]) -> bool,
+) -> Vec<rulebook::engine::state::State> {
+    let mut found = Vec::new();
+    for seed in 0..200u64 {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut s = g.start();
+        let mut ply = 0;
+        while s.outcome.is_none() && found.len() < wanted {
+            let legal = g.legal_with_notation(&s);
+            let texts: Vec<String> = legal.iter().map(|(t, _)| t.clone()).collect();
+            if ply % every == every - 1 && (2..=most).contains(&legal.len()) && keep(&texts) {
+                found.push(s.clone());
+            }
+            let Some(next) = g.random_ply(&mut s, &mut rng) else {
+                break;
+            };
+            g.play(&mut s, &next);
+            ply += 1;
+        }
+        if found.len() >= wanted {
+            break;
+        }
+    }
+    assert_eq!(found.len(), wanted, "not enough positions found");
+    found
+}
+
+#[test]
+fn drawn_plies_are_uniform_in_positions_of_every_shipped_game() {
+    // Each game's part shapes: Bounce's removal fallback, STAQS's placement and pass, Sight,
+    // VLKNO's three decisions with a lowest-stack `let` (positions late enough to have few
+    // plies), Splut!'s optional levitation and pull and its dependent throw direction, with
+    // 2, 3 and 4 players.
+    let games: [(&str, &[(&str, &str)], usize, usize); 9] = [
+        ("bounce", &[("size", "4")], 3, 60),
+        ("bounce", &[], 9, 60),
+        ("staqs", &[], 2, 40),
+        ("staqs", &[("diagonal_steps", "true")], 5, 40),
+        ("sight", &[], 3, 40),
+        ("sight", &[("strict_priority", "true")], 3, 40),
+        ("vlkno", &[], 3, 150),
+        ("splut", &[], 7, 40),
+        ("splut", &[("players", "3")], 11, 40),
+    ];
+    for (name, params, every, most) in games {
+        let g = game(name, params);
+        for (i, s) in sample_positions(&g, every, most, 3, |_| true)
+            .iter()
+            .enumerate()
+        {
+            assert_uniform(&g, s, &format!("{name} {params:?}, position {i}"));
+        }
+    }
+    // Positions where the optional parts are legal both taken and skipped: a pull (and the
+    // same step without it), a levitation (and the step without it), a throw.
+    let g = game("splut", &[("players", "4")]);
+    let shapes: [(&str, fn(&str) -> bool); 3] = [
+        ("a pull", |t| t.ends_with(" pull")),
+        ("a levitation", |t| t.contains(" lev ")),
+        ("a throw", |t| t.contains(" throw ")),
+    ];
+    for (what, shape) in shapes {
+        let s = &sample_positions(&g, 1, 40, 1, |texts| texts.iter().any(|t| shape(t)))[0];
+        assert_uniform(&g, s, &format!("splut, {what}"));
+    }
 }

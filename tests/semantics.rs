@@ -373,3 +373,119 @@ notation = 'full {x} {k}'
         ]
     );
 }
+
+/// Whether a condition holds, evaluated as the `where` of a one-ply game.
+fn holds(condition: &str) -> bool {
+    let g = game(&two_players(&format!(
+        "[[actions]]\nname = \"t\"\nchoose = ['where {condition}']\nnotation = 't'\n"
+    )));
+    !g.legal_plies(&g.start()).is_empty()
+}
+
+#[test]
+fn and_binds_tighter_than_or_on_either_side() {
+    // With equal precedence, left to right, each of these would be false.
+    assert!(holds("true || false && false"));
+    assert!(holds("false && false || true"));
+    assert!(holds("true or false and false"));
+    assert!(!holds("(true || false) && false"));
+    // Comparisons bind tighter than `&&`, arithmetic tighter than comparisons.
+    assert!(holds("1 + 2 * 3 == 7 && 2 < 3"));
+    assert!(holds("10 - 4 - 3 == 3"));
+    assert!(holds("12 / 3 / 2 == 2"));
+}
+
+#[test]
+fn division_and_remainder_of_negative_numbers_and_overflow_are_as_documented() {
+    // `/` truncates toward zero, `%` takes the sign of the left side, by zero gives 0.
+    assert!(holds("(0 - 7) / 2 == 0 - 3"));
+    assert!(holds("(0 - 7) % 3 == 0 - 1"));
+    assert!(holds("7 % (0 - 3) == 1"));
+    assert!(holds("(0 - 7) % (0 - 3) == 0 - 1"));
+    assert!(holds("7 / (0 - 2) == 0 - 3"));
+    assert!(holds("5 / 0 == 0 && 5 % 0 == 0"));
+    // Arithmetic wraps: the largest number plus one is the smallest.
+    assert!(holds(
+        "9223372036854775807 + 1 == 0 - 9223372036854775807 - 1"
+    ));
+    assert!(holds(
+        "(0 - 9223372036854775807 - 1) / (0 - 1) == 0 - 9223372036854775807 - 1"
+    ));
+    assert!(holds("(0 - 9223372036854775807 - 1) % (0 - 1) == 0"));
+}
+
+/// A game where `a`'s first ply puts a piece and, by `effect`, may do more; the file's end
+/// rules and cap are `ends`.
+fn first_ply_game(effect: &str, ends: &str) -> Game {
+    game(&two_players(&format!(
+        "{ends}\n[[actions]]\nname = \"put\"\nchoose = ['at in cells where empty(at)']\neffect = 'place(at, p, me); {effect}'\nnotation = '{{at}}'\n"
+    )))
+}
+
+fn after_first_ply(g: &Game) -> rulebook::engine::state::State {
+    let mut s = g.start();
+    let ply = g.legal_plies(&s)[0].clone();
+    g.play(&mut s, &ply);
+    s
+}
+
+#[test]
+fn at_the_end_of_a_ply_end_rules_come_before_last_player_standing_and_the_ply_cap() {
+    // The winning ply is also the capped ply: the end rule decides, not the cap.
+    let text = two_players(
+        "[[end]]\nwhen = 'plies == 1'\nwinner = 'b'\n\n[[actions]]\nname = \"put\"\nchoose = ['at in cells where empty(at)']\neffect = 'place(at, p, me)'\nnotation = '{at}'\n",
+    )
+    .replace("[game]\nname = \"small\"", "[game]\nname = \"small\"\nmax_plies = 1");
+    let g = game(&text);
+    assert_eq!(g.max_plies, Some(1));
+    let outcome = after_first_ply(&g).outcome.expect("over");
+    assert_eq!((outcome.winners, outcome.reason), (vec![1], None));
+
+    // An end rule and last player standing on the same ply: the end rule decides.
+    let g = first_ply_game(
+        "eliminate(b)",
+        "[[end]]\nwhen = 'plies == 1'\nresult = \"draw\"\n",
+    );
+    let outcome = after_first_ply(&g).outcome.expect("over");
+    assert_eq!((outcome.winners, outcome.reason), (vec![], None));
+
+    // Last player standing on the capped ply: the player left wins, no cap.
+    let text = two_players(
+        "[[actions]]\nname = \"put\"\nchoose = ['at in cells where empty(at)']\neffect = 'place(at, p, me); eliminate(b)'\nnotation = '{at}'\n",
+    )
+    .replace("[game]\nname = \"small\"", "[game]\nname = \"small\"\nmax_plies = 1");
+    let outcome = after_first_ply(&game(&text)).outcome.expect("over");
+    assert_eq!((outcome.winners, outcome.reason), (vec![0], None));
+
+    // The cap alone: a draw, reported as the cap.
+    let text = two_players(
+        "[[actions]]\nname = \"put\"\nchoose = ['at in cells where empty(at)']\neffect = 'place(at, p, me)'\nnotation = '{at}'\n",
+    )
+    .replace("[game]\nname = \"small\"", "[game]\nname = \"small\"\nmax_plies = 1");
+    let outcome = after_first_ply(&game(&text)).outcome.expect("over");
+    assert_eq!(outcome.winners, Vec::<u8>::new());
+    assert!(outcome.reason.is_some_and(|r| r.contains("cap")));
+}
+
+#[test]
+fn after_a_silent_pass_the_turn_and_the_player_move_on_and_two_passes_in_a_row_draw() {
+    // Only `a` may place, on an empty cell: a plays, b is stuck and passes silently, a
+    // plays again at turn 3; once the board is full both pass in a row: a draw.
+    let g = game(&two_players(
+        "[turns]\nstuck = \"pass\"\n\n[[actions]]\nname = \"put\"\nchoose = ['where me == a', 'at in cells where empty(at)']\neffect = 'place(at, p, me)'\nnotation = '{at}'\n",
+    ));
+    let mut s = g.start();
+    assert_eq!((s.turn, s.to_move, s.plies), (1, 0, 0));
+    for (played, turn) in [(1, 3), (2, 5)] {
+        let ply = g.legal_plies(&s)[0].clone();
+        g.play(&mut s, &ply);
+        assert!(s.outcome.is_none());
+        assert_eq!((s.turn, s.to_move, s.plies), (turn, 0, played), "b passed");
+        assert_eq!(s.ply_in_turn, 1);
+    }
+    let ply = g.legal_plies(&s)[0].clone();
+    g.play(&mut s, &ply);
+    let outcome = s.outcome.clone().expect("both players passed: a draw");
+    assert_eq!((outcome.winners, outcome.reason), (vec![], None));
+    assert_eq!(s.plies, 3);
+}

@@ -93,8 +93,8 @@ pub fn eval(e: &Expr, env: &dyn Env) -> Result<Const, LangError> {
                         BinOp::Add => Const::Int(x.wrapping_add(y)),
                         BinOp::Sub => Const::Int(x.wrapping_sub(y)),
                         BinOp::Mul => Const::Int(x.wrapping_mul(y)),
-                        BinOp::Div => Const::Int(x.checked_div(y).unwrap_or(0)),
-                        _ => Const::Int(x.checked_rem(y).unwrap_or(0)),
+                        BinOp::Div => Const::Int(if y == 0 { 0 } else { x.wrapping_div(y) }),
+                        _ => Const::Int(if y == 0 { 0 } else { x.wrapping_rem(y) }),
                     }
                 }
             }

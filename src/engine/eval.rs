@@ -148,8 +148,20 @@ fn binary(op: BinOp, a: &Node, b: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
         BinOp::Sub => x.wrapping_sub(y),
         BinOp::Mul => x.wrapping_mul(y),
         // Division by zero yields 0 rather than a crash: game files are user input.
-        BinOp::Div => x.checked_div(y).unwrap_or(0),
-        BinOp::Rem => x.checked_rem(y).unwrap_or(0),
+        BinOp::Div => {
+            if y == 0 {
+                0
+            } else {
+                x.wrapping_div(y)
+            }
+        }
+        BinOp::Rem => {
+            if y == 0 {
+                0
+            } else {
+                x.wrapping_rem(y)
+            }
+        }
         BinOp::And | BinOp::Or => unreachable!("handled above"),
     }
 }

@@ -1,5 +1,6 @@
 //! Helpers shared by the suites: loading the real game files.
 
+use proptest::test_runner::{FailurePersistence, FileFailurePersistence, PersistedSeed};
 use rulebook::compile;
 use rulebook::engine::game::Game;
 use rulebook::engine::state::{NEUTRAL, Piece, State};
@@ -77,4 +78,50 @@ pub fn cases(default: u32) -> u32 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
+}
+
+/// The configuration of every property test: [`cases`] cases, and failures remembered in
+/// `proptest-regressions/` on a developer's machine but only read, never written, when the
+/// `CI` variable is set, so that a failing run in CI leaves the checkout as it was.
+pub fn config(default: u32) -> proptest::test_runner::Config {
+    let persistence: Box<dyn FailurePersistence> = if std::env::var_os("CI").is_some() {
+        Box::new(ReadOnly(FileFailurePersistence::default()))
+    } else {
+        Box::new(FileFailurePersistence::default())
+    };
+    proptest::test_runner::Config {
+        cases: cases(default),
+        failure_persistence: Some(persistence),
+        ..Default::default()
+    }
+}
+
+/// Regression seeds read from the checked-in files and never written back.
+#[derive(Debug, PartialEq)]
+struct ReadOnly(FileFailurePersistence);
+
+impl FailurePersistence for ReadOnly {
+    fn load_persisted_failures2(&self, source_file: Option<&'static str>) -> Vec<PersistedSeed> {
+        self.0.load_persisted_failures2(source_file)
+    }
+
+    fn save_persisted_failure2(
+        &mut self,
+        _source_file: Option<&'static str>,
+        _seed: PersistedSeed,
+        _shrunken_value: &dyn std::fmt::Debug,
+    ) {
+    }
+
+    fn box_clone(&self) -> Box<dyn FailurePersistence> {
+        Box::new(ReadOnly(self.0.clone()))
+    }
+
+    fn eq(&self, other: &dyn FailurePersistence) -> bool {
+        other.as_any().downcast_ref::<Self>() == Some(self)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
