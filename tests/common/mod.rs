@@ -114,7 +114,7 @@ impl FailurePersistence for ReadOnly {
     }
 
     fn box_clone(&self) -> Box<dyn FailurePersistence> {
-        Box::new(ReadOnly(self.0.clone()))
+        Box::new(ReadOnly(self.0))
     }
 
     fn eq(&self, other: &dyn FailurePersistence) -> bool {
