@@ -321,7 +321,8 @@ fn drawn_plies_are_uniform_in_positions_of_every_shipped_game() {
     // VLKNO's three decisions with a lowest-stack `let` (positions late enough to have few
     // plies), Splut!'s optional levitation and pull and its dependent throw direction, with
     // 2, 3 and 4 players.
-    let games: [(&str, &[(&str, &str)], usize, usize); 9] = [
+    // (game, parameters, take every nth position, most legal plies)
+    let games: [(&str, crate::common::Params, usize, usize); 9] = [
         ("bounce", &[("size", "4")], 3, 60),
         ("bounce", &[], 9, 60),
         ("staqs", &[], 2, 40),

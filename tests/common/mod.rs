@@ -6,6 +6,9 @@ use rulebook::engine::game::Game;
 use rulebook::engine::state::{NEUTRAL, Piece, State};
 use rulebook::spec;
 
+/// A game file's `NAME=VALUE` parameters.
+pub type Params<'a> = &'a [(&'a str, &'a str)];
+
 /// The path of a game file of this repository.
 pub fn game_path(name: &str) -> String {
     format!("{}/games/{name}.toml", env!("CARGO_MANIFEST_DIR"))
