@@ -345,7 +345,8 @@ fn drawn_plies_are_uniform_in_positions_of_every_shipped_game() {
     // Positions where the optional parts are legal both taken and skipped: a pull (and the
     // same step without it), a levitation (and the step without it), a throw.
     let g = game("splut", &[("players", "4")]);
-    let shapes: [(&str, fn(&str) -> bool); 3] = [
+    type Shape = (&'static str, fn(&str) -> bool);
+    let shapes: [Shape; 3] = [
         ("a pull", |t| t.ends_with(" pull")),
         ("a levitation", |t| t.contains(" lev ")),
         ("a throw", |t| t.contains(" throw ")),
