@@ -204,7 +204,17 @@ impl MctsBot {
     /// Searches from `state` within the budget, even when the choice is forced; returns
     /// the most visited ply with its statistics, and how many iterations were run
     /// (`rulebook bench` measures the bot with it, the REPL's `hint` explains itself).
+    /// A ply that wins at once is returned without a search (0 visits, score 1): among
+    /// many plies, random playouts can leave it too few visits to be chosen.
     pub fn search(&mut self, game: &Game, state: &State) -> (Option<Advice>, u64) {
+        if let Some(ply) = winning_ply(game, state) {
+            let advice = Advice {
+                ply,
+                visits: 0,
+                score: 1.0,
+            };
+            return (Some(advice), 0);
+        }
         let mut tree = vec![Node::new(None, 0, game.players.len())];
         let mut iterations = 0;
         match self.budget {
@@ -241,6 +251,17 @@ impl MctsBot {
         });
         (advice, iterations)
     }
+}
+
+/// The first legal ply after which the player to move wins alone, if any.
+pub fn winning_ply(game: &Game, state: &State) -> Option<Ply> {
+    let me = state.to_move;
+    let mut next = state.clone();
+    game.legal_plies(state).into_iter().find(|ply| {
+        next.clone_from(state);
+        game.play(&mut next, ply);
+        next.outcome.as_ref().is_some_and(|o| o.winners == [me])
+    })
 }
 
 impl Bot for MctsBot {

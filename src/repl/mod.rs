@@ -590,6 +590,10 @@ impl Session {
         let seed = self.seed ^ (self.plies.len() as u64).wrapping_mul(0x9E37_79B9);
         let mut bot = MctsBot::new(seed, Budget::Iterations(HINT_PLAYOUTS));
         match bot.search(&self.game, state).0 {
+            Some(advice) if advice.visits == 0 => format!(
+                "hint: {} (it wins at once)",
+                self.game.notation(state, &advice.ply)
+            ),
             Some(advice) => format!(
                 "hint: {} (MCTS, {HINT_PLAYOUTS} playouts: tried {} times, scoring {:.0}% for {})",
                 self.game.notation(state, &advice.ply),
