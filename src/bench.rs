@@ -42,10 +42,9 @@ pub fn run(game: &Game, seconds: f64, seed: u64) -> BenchReport {
     while playouts == 0 || clock.elapsed() < limit {
         let mut state = start.clone();
         while state.outcome.is_none() {
-            let Some(ply) = game.random_ply(&mut state, &mut rng) else {
+            if game.play_random(&mut state, &mut rng).is_none() {
                 break;
-            };
-            game.play(&mut state, &ply);
+            }
             plies += 1;
         }
         playouts += 1;

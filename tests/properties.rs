@@ -29,6 +29,7 @@ fn walk(g: &Game, seed: u64, max: usize) {
         assert_eq!(g.has_legal(&state), !legal.is_empty());
         // A drawn ply is one of the legal ones, and drawing leaves the position alone.
         let mut scratch = state.clone();
+        let rng_before = rng.clone();
         let drawn = g.random_ply(&mut scratch, &mut rng);
         assert_eq!(
             scratch, state,
@@ -38,6 +39,20 @@ fn walk(g: &Game, seed: u64, max: usize) {
         assert!(
             legal.iter().any(|(_, p)| *p == drawn),
             "seed {seed}: drew an illegal ply {drawn:?}"
+        );
+        // Drawing and playing at once keeps the drawn candidate as it was tried: the same
+        // ply, and the same position as playing it again from the start.
+        let (mut kept, mut replayed) = (state.clone(), state.clone());
+        let kept_ply = g.play_random(&mut kept, &mut rng_before.clone());
+        g.play(&mut replayed, &drawn);
+        assert_eq!(
+            kept_ply.as_ref(),
+            Some(&drawn),
+            "seed {seed}: play_random drew another ply"
+        );
+        assert_eq!(
+            kept, replayed,
+            "seed {seed}: a kept candidate differs from the ply replayed"
         );
         let mut texts: Vec<String> = legal.iter().map(|(t, _)| normalize(t)).collect();
         texts.dedup();

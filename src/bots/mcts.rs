@@ -130,10 +130,9 @@ impl MctsBot {
             if state.outcome.is_some() {
                 return;
             }
-            let Some(ply) = game.random_ply(state, &mut self.rng) else {
+            if game.play_random(state, &mut self.rng).is_none() {
                 return;
-            };
-            game.play(state, &ply);
+            }
         }
     }
 

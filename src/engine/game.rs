@@ -188,6 +188,11 @@ impl Game {
         let action = &self.actions[ply.action as usize];
         let mut locals = vec![0; action.frame];
         self.replay(state, ply, &mut locals);
+        self.finish_ply(state, me);
+    }
+
+    /// What follows the effects of a ply `me` played: the ply count, ends and turns.
+    pub(super) fn finish_ply(&self, state: &mut State, me: u8) {
         state.plies += 1;
         self.after_ply(state, me);
         debug_assert!(

@@ -50,6 +50,13 @@ struct Plan<'g> {
     size: u64,
 }
 
+/// A drawn ply: still to be played, or (a kept candidate) already played but for what
+/// follows a ply (ends, turns).
+enum Drawn {
+    Played(Ply),
+    Listed(Ply),
+}
+
 /// What trying one candidate gave.
 enum Tried {
     Legal(Ply),
@@ -67,6 +74,32 @@ impl Game {
     /// [`Game::legal_plies`] where a fair share of the candidates is legal. Candidates are
     /// tried on `state` itself and taken back: it ends as it was, and nothing is copied.
     pub fn random_ply<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R) -> Option<Ply> {
+        self.draw(state, rng, false).map(|drawn| match drawn {
+            Drawn::Played(ply) | Drawn::Listed(ply) => ply,
+        })
+    }
+
+    /// Draws a ply as [`Game::random_ply`] does and plays it: the same ply, with the same
+    /// chance, as `random_ply` followed by [`Game::play`], but a drawn candidate that is
+    /// legal is kept as it was tried instead of being taken back and played again.
+    /// Random playouts (`rulebook bench`, MCTS) play this way.
+    pub fn play_random<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R) -> Option<Ply> {
+        let me = state.to_move;
+        match self.draw(state, rng, true)? {
+            Drawn::Played(ply) => {
+                self.finish_ply(state, me);
+                Some(ply)
+            }
+            Drawn::Listed(ply) => {
+                self.play(state, &ply);
+                Some(ply)
+            }
+        }
+    }
+
+    /// A uniformly random legal ply: a drawn candidate (left played on `state` when
+    /// `keep`), or one from the full listing.
+    fn draw<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R, keep: bool) -> Option<Drawn> {
         if state.outcome.is_some() {
             return None;
         }
@@ -88,8 +121,8 @@ impl Game {
                 }) else {
                     break;
                 };
-                match self.try_candidate(state, &mut journal, &mut memo, plan, pick) {
-                    Tried::Legal(ply) => return Some(ply),
+                match self.try_candidate(state, &mut journal, &mut memo, plan, pick, keep) {
+                    Tried::Legal(ply) => return Some(Drawn::Played(ply)),
                     Tried::Rejected => {}
                     Tried::TooMany => break,
                 }
@@ -104,7 +137,7 @@ impl Game {
             return None;
         }
         let i = rng.random_range(0..legal.len() as u64) as usize;
-        Some(legal.swap_remove(i))
+        Some(Drawn::Listed(legal.swap_remove(i)))
     }
 
     /// The candidates of every action that may be played now (fallback actions aside).
@@ -207,7 +240,8 @@ impl Game {
         }
     }
 
-    /// Tries candidate number `pick` of a plan on `state`, which it leaves as it was.
+    /// Tries candidate number `pick` of a plan on `state`, which it leaves as it was (or,
+    /// with `keep`, as the candidate left it if it is a legal ply).
     fn try_candidate(
         &self,
         state: &mut State,
@@ -215,6 +249,7 @@ impl Game {
         memo: &mut Memo,
         plan: &Plan,
         pick: u64,
+        keep: bool,
     ) -> Tried {
         let mark = journal.mark();
         let mut locals = plan.preset.clone();
@@ -249,7 +284,9 @@ impl Game {
             }
         }
         let values = std::mem::take(&mut draw.values);
-        journal.rollback(state, mark);
+        if !(keep && tried.is_none()) {
+            journal.rollback(state, mark);
+        }
         tried.unwrap_or(Tried::Legal(Ply {
             action: plan.index,
             values,
