@@ -39,8 +39,9 @@ pub fn run(game: &Game, seconds: f64, seed: u64) -> BenchReport {
     let clock = Instant::now();
     let (mut playouts, mut plies) = (0u64, 0u64);
     let mut endings: BTreeMap<String, u64> = BTreeMap::new();
+    let mut state = start.clone();
     while playouts == 0 || clock.elapsed() < limit {
-        let mut state = start.clone();
+        state.clone_from(&start);
         while state.outcome.is_none() {
             if game.play_random(&mut state, &mut rng).is_none() {
                 break;

@@ -153,23 +153,24 @@ impl MctsBot {
         best
     }
 
-    /// One iteration: select down the tree, expand one node, play out, back up.
-    fn iterate(&mut self, game: &Game, root: &State, tree: &mut Vec<Node>) {
+    /// One iteration: select down the tree, expand one node, play out, back up. `state`
+    /// is scratch space, set to `root` first (reusing its buffers).
+    fn iterate(&mut self, game: &Game, root: &State, state: &mut State, tree: &mut Vec<Node>) {
         let players = game.players.len();
-        let mut state = root.clone();
+        state.clone_from(root);
         let mut node = 0;
         loop {
             if state.outcome.is_some() {
                 break;
             }
             if tree[node].untried.is_none() {
-                tree[node].untried = Some(game.legal_plies(&state));
+                tree[node].untried = Some(game.legal_plies(state));
             }
             let untried = tree[node].untried.as_mut().expect("set above");
             if !untried.is_empty() {
                 let i = self.rng.random_range(0..untried.len() as u64) as usize;
                 let ply = untried.swap_remove(i);
-                game.play(&mut state, &ply);
+                game.play(state, &ply);
                 tree.push(Node::new(Some(ply), node, players));
                 let child = tree.len() - 1;
                 tree[node].children.push(child);
@@ -182,10 +183,10 @@ impl MctsBot {
             let mover = state.to_move as usize;
             node = self.select(tree, node, mover);
             let ply = tree[node].ply.as_ref().expect("children have plies");
-            game.play(&mut state, ply);
+            game.play(state, ply);
         }
-        self.playout(game, &mut state);
-        let r = rewards(&state, players);
+        self.playout(game, state);
+        let r = rewards(state, players);
         loop {
             tree[node].visits += 1;
             for (sum, x) in tree[node].rewards.iter_mut().zip(&r) {
@@ -215,18 +216,19 @@ impl MctsBot {
             return (Some(advice), 0);
         }
         let mut tree = vec![Node::new(None, 0, game.players.len())];
+        let mut scratch = state.clone();
         let mut iterations = 0;
         match self.budget {
             Budget::Iterations(n) => {
                 for _ in 0..n {
-                    self.iterate(game, state, &mut tree);
+                    self.iterate(game, state, &mut scratch, &mut tree);
                 }
                 iterations = n;
             }
             Budget::Time(limit) => {
                 let start = Instant::now();
                 while start.elapsed() < limit {
-                    self.iterate(game, state, &mut tree);
+                    self.iterate(game, state, &mut scratch, &mut tree);
                     iterations += 1;
                 }
             }

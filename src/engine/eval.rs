@@ -7,24 +7,21 @@ use crate::lang::ast::{AggOp, BinOp};
 
 use super::board::CellId;
 use super::natives::{Ctx, Elems, Mut};
-use super::program::{CellQuery, Domain, Node, Op, Standalone};
+use super::program::{CellQuery, Domain, Node, Op, Standalone, frame};
 use super::state::{EMPTY_TOP, NEUTRAL, NONE};
-
-/// Local slots for a [`Standalone`] expression: on the stack for the usual small frames.
-type Frame = smallvec::SmallVec<[i64; 8]>;
 
 impl Standalone {
     /// Evaluates the expression to a scalar, with `first` in slot 0 (the cell of a
     /// `shown_height`; unused elsewhere).
     pub fn eval(&self, c: &Ctx, first: i64) -> i64 {
-        let mut locals = Frame::from_elem(0, self.frame.max(1));
+        let mut locals = frame(self.frame.max(1));
         locals[0] = first;
         eval(&self.node, c, &mut locals)
     }
 
     /// Evaluates a score: a number (a list of one) or a sorted list.
     pub fn eval_list(&self, c: &Ctx) -> Vec<i64> {
-        let mut locals = Frame::from_elem(0, self.frame);
+        let mut locals = frame(self.frame);
         eval_list(&self.node, c, &mut locals)
     }
 }

@@ -6,7 +6,7 @@ use super::board::{Board, DIRECTIONS};
 use super::eval::{eval, exec};
 use super::natives::{Ctx, Mut};
 use super::program::{
-    Action, Choice, EndResult, EndRule, Node, NotationPiece, Phase, Standalone, Stuck,
+    Action, Choice, EndResult, EndRule, Frame, Node, NotationPiece, Phase, Standalone, Stuck, frame,
 };
 use super::state::{Journal, NONE, Outcome, State};
 use crate::lang::types::Type;
@@ -162,8 +162,12 @@ impl Game {
                     state: scratch,
                     journal: &mut journal,
                     me,
-                    locals: vec![0; action.frame],
-                    invariant: vec![None; action.parts.iter().map(|p| p.choices.len()).sum()],
+                    locals: frame(action.frame),
+                    invariant: SmallVec::from_elem(
+                        None,
+                        action.parts.iter().map(|p| p.choices.len()).sum(),
+                    ),
+                    worked_out: SmallVec::new(),
                     values: SmallVec::new(),
                     skipped: 0,
                     action: index as u16,
@@ -186,7 +190,7 @@ impl Game {
     pub fn play(&self, state: &mut State, ply: &Ply) {
         let me = state.to_move;
         let action = &self.actions[ply.action as usize];
-        let mut locals = vec![0; action.frame];
+        let mut locals = frame(action.frame);
         self.replay(state, ply, &mut locals);
         self.finish_ply(state, me);
     }
@@ -236,7 +240,7 @@ impl Game {
     /// Ends, turn order and forced passes after `me` played a ply.
     fn after_ply(&self, state: &mut State, me: u8) {
         for rule in &self.ends {
-            let mut locals = vec![0; rule.frame];
+            let mut locals = frame(rule.frame);
             if eval(&rule.when, &self.ctx(state, me), &mut locals) != 0 {
                 let winners = self.resolve(state, me, &rule.result, &mut locals);
                 state.outcome = Some(Outcome {
@@ -422,7 +426,7 @@ impl Game {
     pub fn notation(&self, state: &State, ply: &Ply) -> String {
         let action = &self.actions[ply.action as usize];
         let mut scratch = state.clone();
-        let mut locals = vec![0; action.frame];
+        let mut locals = frame(action.frame);
         self.replay(&mut scratch, ply, &mut locals);
         let mut text = String::new();
         for (p, part) in action.parts.iter().enumerate() {
@@ -518,10 +522,15 @@ struct Gen<'a, 's> {
     state: &'s mut State,
     journal: &'s mut Journal,
     me: u8,
-    locals: Vec<i64>,
+    locals: Frame,
     /// The filtered elements of each invariant choice (see [`Choice::In`]), by the
-    /// choice's index counted over all parts; cleared whenever its part is entered.
-    invariant: Vec<Option<super::natives::Elems>>,
+    /// choice's index counted over all parts: a range of `worked_out`, cleared whenever
+    /// its part (or an earlier one) is entered.
+    invariant: SmallVec<[Option<(u32, u32)>; 8]>,
+    /// The elements of the invariant choices worked out so far, in the order of their
+    /// parts and choices (a part is entered only after every choice of the parts before
+    /// it was reached), so entering a part drops the tail that belongs to it and later.
+    worked_out: SmallVec<[i64; 128]>,
     values: SmallVec<[i64; 6]>,
     skipped: u8,
     action: u16,
@@ -545,10 +554,11 @@ impl Gen<'_, '_> {
 
     /// Continues from part `p`; returns false once the sink wants no more.
     fn part(&mut self, action: &Action, p: usize) -> bool {
-        if let Some(part) = action.parts.get(p) {
+        if p < action.parts.len() {
             let first = Self::first_choice(action, p);
-            for cached in &mut self.invariant[first..first + part.choices.len()] {
-                *cached = None;
+            let stale = self.invariant[first..].iter_mut().filter_map(Option::take);
+            if let Some(start) = stale.map(|(start, _)| start).min() {
+                self.worked_out.truncate(start as usize);
             }
         }
         if p == action.parts.len() {
@@ -630,13 +640,18 @@ impl Gen<'_, '_> {
                 invariant: true,
             } => {
                 let key = Self::first_choice(action, p) + i;
-                if self.invariant[key].is_none() {
-                    let elems = self.filtered(domain, *slot, filter.as_ref());
-                    self.invariant[key] = Some(elems);
-                }
-                let count = self.invariant[key].as_ref().map_or(0, |e| e.len());
-                for k in 0..count {
-                    let e = self.invariant[key].as_ref().map_or(NONE, |e| e[k]);
+                let (start, len) = match self.invariant[key] {
+                    Some(range) => range,
+                    None => {
+                        let elems = self.filtered(domain, *slot, filter.as_ref());
+                        let range = (self.worked_out.len() as u32, elems.len() as u32);
+                        self.worked_out.extend_from_slice(&elems);
+                        self.invariant[key] = Some(range);
+                        range
+                    }
+                };
+                for k in start..start + len {
+                    let e = self.worked_out[k as usize];
                     if !self.chosen(action, p, i, *slot, e) {
                         return false;
                     }

@@ -298,6 +298,15 @@ pub struct Action {
     pub fixed: u64,
 }
 
+/// The local slots of one evaluation (an action's names, an end rule's, an aggregate's
+/// variable): on the stack for the frames real games need, so evaluating allocates nothing.
+pub type Frame = smallvec::SmallVec<[i64; 16]>;
+
+/// A frame of `size` slots, all 0.
+pub fn frame(size: usize) -> Frame {
+    Frame::from_elem(0, size)
+}
+
 /// An expression evaluated on its own, outside any action (a phase condition, the plies
 /// of a turn, the score, the heuristic, the drawn height): the node together with the
 /// number of local slots its aggregates and bindings need. Keeping the two in one value

@@ -20,7 +20,7 @@ use smallvec::SmallVec;
 use super::eval::{domain, eval, exec};
 use super::game::{Game, Ply};
 use super::natives::{Ctx, Elems, Mut};
-use super::program::{Action, Choice, Domain, Most, Part};
+use super::program::{Action, Choice, Domain, Frame, Most, Part, frame};
 use super::state::{Journal, State};
 
 /// The slots of one `in` choice.
@@ -43,7 +43,7 @@ struct Plan<'g> {
     /// The elements of the [`Slots::Known`] choices.
     known: SmallVec<[Elems; 2]>,
     /// The names as the first part's settled choices leave them.
-    preset: Vec<i64>,
+    preset: Frame,
     /// The first part's `let` and `where` choices (by index) that read nothing varying:
     /// worked out once into `preset` (a failed `where` leaves the action no candidate).
     settled: u64,
@@ -128,7 +128,8 @@ impl Game {
                 }
             }
         }
-        let mut legal = Vec::new();
+        // Usually a few plies (a forced pass): kept inline.
+        let mut legal: SmallVec<[Ply; 8]> = SmallVec::new();
         self.generate(state, &mut |p| {
             legal.push(p);
             true
@@ -153,7 +154,7 @@ impl Game {
             if action.fallback || (action.phase.is_some() && action.phase != phase) {
                 continue;
             }
-            let mut locals = vec![0; action.frame];
+            let mut locals = frame(action.frame);
             let mut parts = SmallVec::new();
             let mut known: SmallVec<[Elems; 2]> = SmallVec::new();
             let mut size = 1u64;
@@ -313,9 +314,13 @@ struct Draw<'a, 's> {
 /// The values of `let` choices already worked out for earlier draws of the same position,
 /// by where the choice stands and the values chosen before it. The position a choice
 /// sees is the start position changed by the effects of the parts before it, all fixed
-/// by those values, so the same place and values give the same result.
+/// by those values, so the same place and values give the same result. Kept inline (it
+/// never holds more than [`MEMO_SIZE`]), so drawing allocates nothing.
 #[derive(Default)]
-struct Memo(Vec<(Place, SmallVec<[i64; 6]>, i64)>);
+struct Memo(SmallVec<[Remembered; MEMO_SIZE]>);
+
+/// One remembered `let` value: where, after which values, and the value.
+type Remembered = (Place, SmallVec<[i64; 6]>, i64);
 
 /// Where a draw stands: action, part, choice, parts skipped so far.
 type Place = (u16, u8, u8, u8);

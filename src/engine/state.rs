@@ -57,8 +57,9 @@ impl Piece {
     }
 }
 
-/// The pieces on one cell, bottom first.
-pub type Stack = SmallVec<[Piece; 4]>;
+/// The pieces on one cell, bottom first. Eight are kept inline, so that the stacks games
+/// build (STAQS and VLKNO grow them past four) are copied and edited without allocating.
+pub type Stack = SmallVec<[Piece; 8]>;
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,7 +83,7 @@ pub const EMPTY_TOP: u16 = u16::MAX;
 /// owner) the bit set of cells it tops, which the group hooks flood over. Stacks change
 /// only through [`State::edit_stack`] (directly, or through a [`Journal`]), which keeps
 /// the caches true.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct State {
     /// One stack per cell.
     stacks: Vec<Stack>,
@@ -113,6 +114,52 @@ pub struct State {
     pub turn_over: bool,
     /// Set once the game has ended.
     pub outcome: Option<Outcome>,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        let mut copy = State {
+            stacks: Vec::new(),
+            tops: Vec::new(),
+            classes: Vec::new(),
+            vars: Vec::new(),
+            outcome: None,
+            ..*self
+        };
+        copy.clone_from(self);
+        copy
+    }
+
+    /// Copies `source` into this position reusing its buffers: a playout that starts
+    /// from the same position every time allocates nothing for it.
+    fn clone_from(&mut self, source: &State) {
+        // Every field named, so that a new one cannot be forgotten here.
+        let State {
+            stacks,
+            tops,
+            classes,
+            owner_slots,
+            words,
+            vars,
+            to_move,
+            turn,
+            ply_in_turn,
+            plies,
+            alive,
+            silent_passes,
+            turn_over,
+            outcome,
+        } = source;
+        self.stacks.clone_from(stacks);
+        self.tops.clone_from(tops);
+        self.classes.clone_from(classes);
+        self.vars.clone_from(vars);
+        self.outcome.clone_from(outcome);
+        (self.owner_slots, self.words) = (*owner_slots, *words);
+        (self.to_move, self.turn, self.ply_in_turn) = (*to_move, *turn, *ply_in_turn);
+        (self.plies, self.alive, self.silent_passes) = (*plies, *alive, *silent_passes);
+        self.turn_over = *turn_over;
+    }
 }
 
 impl State {
@@ -258,13 +305,28 @@ impl State {
     /// Whether the caches agree with the stacks: each cell's top code, and each class's
     /// cell set holding exactly the cells it tops. Checked after every ply in debug builds.
     pub fn caches_agree(&self) -> bool {
-        let fresh = State::new(
-            self.stacks.clone(),
-            Vec::new(),
-            self.owner_slots as usize - 1,
-            self.classes.len() / (self.owner_slots as usize * self.words as usize),
-        );
-        fresh.tops == self.tops && fresh.classes == self.classes
+        let code = |stack: &Stack| {
+            stack
+                .last()
+                .map_or(EMPTY_TOP, |p| (p.kind as u16) << 8 | p.owner as u16)
+        };
+        let tops_agree = (self.stacks.iter().map(code)).eq(self.tops.iter().copied());
+        let words = self.words as usize;
+        tops_agree
+            && self
+                .classes
+                .chunks_exact(words)
+                .enumerate()
+                .all(|(class, set)| {
+                    (0..self.stacks.len()).all(|cell| {
+                        let member = set[cell / 64] & (1 << (cell % 64)) != 0;
+                        member == (self.class(self.tops[cell]) == Some(class))
+                    }) && set.iter().enumerate().all(|(w, &word)| {
+                        // No bit past the last cell.
+                        let valid = self.stacks.len().saturating_sub(w * 64).min(64);
+                        valid == 64 || word >> valid == 0
+                    })
+                })
     }
 
     /// Brings the caches of one cell in line with its stack.
@@ -294,19 +356,23 @@ impl State {
     }
 }
 
-/// One undo record.
-#[derive(Clone, Debug)]
+/// One undo record. A stack's old pieces are kept in the journal's piece store, from
+/// `start` on, so that recording an edit allocates nothing.
+#[derive(Clone, Copy, Debug)]
 enum Undo {
-    Stack(CellId, Stack),
+    Stack { cell: CellId, start: u32, len: u32 },
     Var(usize, i64),
     Alive(u32),
     TurnOver(bool),
 }
 
-/// A log of changes to a state, so a trial ply can be taken back.
+/// A log of changes to a state, so a trial ply can be taken back. Its records and the
+/// pieces of the stacks it saved are kept inline up to a size that one ply does not
+/// exceed in the shipped games, so trying a ply allocates nothing.
 #[derive(Default, Debug)]
 pub struct Journal {
-    log: Vec<Undo>,
+    log: SmallVec<[Undo; 16]>,
+    pieces: SmallVec<[Piece; 32]>,
     on: bool,
 }
 
@@ -314,8 +380,8 @@ impl Journal {
     /// A journal that records changes.
     pub fn recording() -> Journal {
         Journal {
-            log: Vec::new(),
             on: true,
+            ..Journal::default()
         }
     }
 
@@ -333,9 +399,13 @@ impl Journal {
     pub fn rollback(&mut self, state: &mut State, mark: usize) {
         while self.log.len() > mark {
             match self.log.pop() {
-                Some(Undo::Stack(c, s)) => {
-                    state.stacks[c as usize] = s;
-                    state.refresh(c as usize);
+                Some(Undo::Stack { cell, start, len }) => {
+                    let saved = &self.pieces[start as usize..(start + len) as usize];
+                    let stack = &mut state.stacks[cell as usize];
+                    stack.clear();
+                    stack.extend_from_slice(saved);
+                    self.pieces.truncate(start as usize);
+                    state.refresh(cell as usize);
                 }
                 Some(Undo::Var(i, v)) => state.vars[i] = v,
                 Some(Undo::Alive(a)) => state.alive = a,
@@ -353,8 +423,13 @@ impl Journal {
         f: impl FnOnce(&mut Stack) -> R,
     ) -> R {
         if self.on {
-            let old = Stack::from_slice(&state.stacks[cell as usize]);
-            self.log.push(Undo::Stack(cell, old));
+            let old = &state.stacks[cell as usize];
+            self.log.push(Undo::Stack {
+                cell,
+                start: self.pieces.len() as u32,
+                len: old.len() as u32,
+            });
+            self.pieces.extend_from_slice(old);
         }
         state.edit_stack(cell, f)
     }
