@@ -626,6 +626,8 @@ fn specialise(name: &str, func: NativeFn, mut args: Vec<Node>) -> Node {
     match (name, args.len()) {
         ("owner", 1) => Node::Owner(Box::new(args.remove(0))),
         ("empty", 1) => Node::Empty(Box::new(args.remove(0))),
+        ("top", 1) => Node::Top(Box::new(args.remove(0))),
+        ("height", 1) => Node::Height(Box::new(args.remove(0))),
         _ => Node::Call(func, args.into()),
     }
 }

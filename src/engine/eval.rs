@@ -51,6 +51,17 @@ pub fn eval(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
                 code => (code & 0xff) as i64,
             }
         }
+        Node::Top(x) => match eval(x, c, locals) {
+            cell if cell < 0 => NONE,
+            cell => match c.state.top_code(cell as CellId) {
+                EMPTY_TOP => NONE,
+                code => (code >> 8) as i64,
+            },
+        },
+        Node::Height(x) => match eval(x, c, locals) {
+            cell if cell < 0 => 0,
+            cell => c.state.stack(cell as CellId).len() as i64,
+        },
         Node::Empty(x) => {
             let cell = eval(x, c, locals);
             (cell >= 0 && c.state.top_code(cell as CellId) == EMPTY_TOP) as i64

@@ -26,6 +26,10 @@ pub enum Node {
     /// the state's caches instead of through a call, and recognised by [`narrow`].
     Owner(Box<Node>),
     Empty(Box<Node>),
+    /// `top(cell)` (the top piece's kind) and `height(cell)`, read straight from the
+    /// state like `owner`.
+    Top(Box<Node>),
+    Height(Box<Node>),
     Me,
     Agg(Box<Aggregate>),
     /// A list literal; only ever iterated or compared.
@@ -42,7 +46,9 @@ impl Node {
             | Node::Not(x)
             | Node::Neg(x)
             | Node::Owner(x)
-            | Node::Empty(x) => x.reads_any(slots),
+            | Node::Empty(x)
+            | Node::Top(x)
+            | Node::Height(x) => x.reads_any(slots),
             Node::Binary(_, a, b) => a.reads_any(slots) || b.reads_any(slots),
             Node::If(a, b, c) => a.reads_any(slots) || b.reads_any(slots) || c.reads_any(slots),
             Node::Call(_, args) | Node::List(args) => args.iter().any(|a| a.reads_any(slots)),

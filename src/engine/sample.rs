@@ -25,9 +25,9 @@ use super::state::{Journal, State};
 
 /// The slots of one `in` choice.
 enum Slots {
-    /// The filtered elements themselves, kept in [`Plan::known`] under this index (a
+    /// The filtered elements themselves, kept in [`Plans::known`] from `start` on (a
     /// first-part choice that depends on no earlier choice: the same for every candidate).
-    Known(usize),
+    Known { start: u32, len: u32 },
     /// A fixed number of slots, the collection being worked out for each candidate.
     Padded(u64),
 }
@@ -40,8 +40,6 @@ struct Plan<'g> {
     /// Per part: the slots of its `in` choices and the number of its values (the product
     /// of the slots, plus one for "skipped" if the part is optional).
     parts: SmallVec<[(SmallVec<[Slots; 3]>, u64); 3]>,
-    /// The elements of the [`Slots::Known`] choices.
-    known: SmallVec<[Elems; 2]>,
     /// The names as the first part's settled choices leave them.
     preset: Frame,
     /// The first part's `let` and `where` choices (by index) that read nothing varying:
@@ -55,6 +53,13 @@ struct Plan<'g> {
 enum Drawn {
     Played(Ply),
     Listed(Ply),
+}
+
+/// The plans of every action that may be played now, and the elements of their
+/// [`Slots::Known`] choices in one buffer, so a plan stays small to build and move.
+struct Plans<'g> {
+    list: SmallVec<[Plan<'g>; 4]>,
+    known: SmallVec<[i64; 128]>,
 }
 
 /// What trying one candidate gave.
@@ -104,7 +109,10 @@ impl Game {
             return None;
         }
         let plans = self.plans(state);
-        let total = plans.iter().fold(0u64, |sum, p| sum.saturating_add(p.size));
+        let total = plans
+            .list
+            .iter()
+            .fold(0u64, |sum, p| sum.saturating_add(p.size));
         if total > 0 && total < MOST_CANDIDATES {
             let mut journal = Journal::recording();
             let mut memo = Memo::default();
@@ -112,7 +120,7 @@ impl Game {
             // soon costs less than drawing on.
             for _ in 0..(total / 4).clamp(8, 512) {
                 let mut pick = rng.random_range(0..total);
-                let Some(plan) = plans.iter().find(|p| {
+                let Some(which) = plans.list.iter().position(|p| {
                     let here = pick < p.size;
                     if !here {
                         pick -= p.size;
@@ -121,7 +129,14 @@ impl Game {
                 }) else {
                     break;
                 };
-                match self.try_candidate(state, &mut journal, &mut memo, plan, pick, keep) {
+                match self.try_candidate(
+                    state,
+                    (&mut journal, &mut memo),
+                    &plans,
+                    which,
+                    pick,
+                    keep,
+                ) {
                     Tried::Legal(ply) => return Some(Drawn::Played(ply)),
                     Tried::Rejected => {}
                     Tried::TooMany => break,
@@ -142,21 +157,23 @@ impl Game {
     }
 
     /// The candidates of every action that may be played now (fallback actions aside).
-    fn plans(&self, state: &State) -> SmallVec<[Plan<'_>; 4]> {
+    fn plans(&self, state: &State) -> Plans<'_> {
         let phase = self.current_phase(state);
         let c = Ctx {
             game: self,
             state,
             me: state.to_move,
         };
-        let mut plans = SmallVec::new();
+        let mut plans = Plans {
+            list: SmallVec::new(),
+            known: SmallVec::new(),
+        };
         for (index, action) in self.actions.iter().enumerate() {
             if action.fallback || (action.phase.is_some() && action.phase != phase) {
                 continue;
             }
             let mut locals = frame(action.frame);
             let mut parts = SmallVec::new();
-            let mut known: SmallVec<[Elems; 2]> = SmallVec::new();
             let mut size = 1u64;
             // First part: `let` and `where` choices that read no chosen name are worked
             // out here, once; so are the collections of such `in` choices.
@@ -201,8 +218,12 @@ impl Game {
                             });
                         }
                         values = values.saturating_mul(elems.len() as u64);
-                        known.push(elems);
-                        Slots::Known(known.len() - 1)
+                        let start = plans.known.len() as u32;
+                        plans.known.extend_from_slice(&elems);
+                        Slots::Known {
+                            start,
+                            len: elems.len() as u32,
+                        }
                     } else {
                         let n = self.most(d) as u64;
                         values = values.saturating_mul(n);
@@ -214,11 +235,10 @@ impl Game {
                 size = size.saturating_mul(values);
                 parts.push((slots, values));
             }
-            plans.push(Plan {
+            plans.list.push(Plan {
                 index: index as u16,
                 action,
                 parts,
-                known,
                 preset: locals,
                 settled,
                 size,
@@ -241,17 +261,18 @@ impl Game {
         }
     }
 
-    /// Tries candidate number `pick` of a plan on `state`, which it leaves as it was (or,
-    /// with `keep`, as the candidate left it if it is a legal ply).
+    /// Tries candidate number `pick` of plan `which` on `state`, which it leaves as it was
+    /// (or, with `keep`, as the candidate left it if it is a legal ply).
     fn try_candidate(
         &self,
         state: &mut State,
-        journal: &mut Journal,
-        memo: &mut Memo,
-        plan: &Plan,
+        (journal, memo): (&mut Journal, &mut Memo),
+        plans: &Plans,
+        which: usize,
         pick: u64,
         keep: bool,
     ) -> Tried {
+        let (plan, known) = (&plans.list[which], &plans.known[..]);
         let mark = journal.mark();
         let mut locals = plan.preset.clone();
         let me = state.to_move;
@@ -279,7 +300,7 @@ impl Game {
             draw.pick = value;
             draw.at = (plan.index, p as u8, 0, skipped);
             let settled = if p == 0 { plan.settled } else { 0 };
-            if let Err(t) = draw.part(part, slots, &plan.known, settled) {
+            if let Err(t) = draw.part(part, slots, known, settled) {
                 tried = Some(t);
                 break;
             }
@@ -343,7 +364,7 @@ impl Draw<'_, '_> {
         &mut self,
         part: &Part,
         slots: &[Slots],
-        known: &[Elems],
+        known: &[i64],
         settled: u64,
     ) -> Result<(), Tried> {
         let mut slots = slots.iter();
@@ -354,7 +375,7 @@ impl Draw<'_, '_> {
             // The slot comes first: it is taken whatever the position says.
             let slot_and_index = match choice {
                 Choice::In { .. } => match slots.next() {
-                    Some(s @ Slots::Known(k)) => Some((s, self.take(known[*k].len() as u64))),
+                    Some(s @ Slots::Known { len, .. }) => Some((s, self.take(*len as u64))),
                     Some(s @ Slots::Padded(n)) => Some((s, self.take(*n))),
                     None => return Err(Tried::TooMany),
                 },
@@ -373,7 +394,9 @@ impl Draw<'_, '_> {
                     ..
                 } => {
                     let value = match slot_and_index {
-                        Some((Slots::Known(k), i)) => known[*k][i as usize],
+                        Some((Slots::Known { start, .. }, i)) => {
+                            known[*start as usize + i as usize]
+                        }
                         Some((Slots::Padded(n), i)) => {
                             let mut elems = Elems::new();
                             domain(d, &c, self.locals, &mut elems);
