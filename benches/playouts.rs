@@ -40,6 +40,14 @@ mod reference;
 
 use reference::bounce::Bounce;
 
+// The hand-written engines written for speed (`tests/fast/`), checked against the
+// interpreter by the test suite; only their playouts are used here.
+#[allow(dead_code)]
+#[path = "../tests/fast/mod.rs"]
+mod fast;
+
+use fast::staqs::Staqs;
+
 /// A game file's `NAME=VALUE` parameters.
 type Params = &'static [(&'static str, &'static str)];
 
@@ -63,6 +71,7 @@ const BOUNCE_GROUP: &str = "bounce_8x8_playout";
 const INTERPRETER: &str = "interpreter";
 const LISTING: &str = "interpreter_listing";
 const REFERENCE: &str = "reference";
+const HAND_WRITTEN: &str = "hand_written";
 
 /// Loads and compiles `games/<file>.toml` with `NAME=VALUE` parameters.
 fn load(file: &str, params: &[(&str, &str)]) -> Game {
@@ -212,6 +221,42 @@ fn bounce_interpreter_against_reference(c: &mut Criterion) {
     }
 }
 
+/// Part (c): random games of each game by the interpreter (as `rulebook bench` plays them)
+/// and by its hand-written engine (`tests/fast/`), in one group, then the interpreter's
+/// speed as a share of the hand-written one's (the issue's ratio: 1 would be as fast).
+fn interpreter_against_hand_written(c: &mut Criterion) {
+    let game = load("staqs", &[]);
+    let start = game.start();
+    let began = SystemTime::now();
+    let group_name = "staqs_playout";
+    let mut group = c.benchmark_group(group_name);
+    group.sampling_mode(SamplingMode::Flat);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
+    group.bench_function(INTERPRETER, |b| {
+        b.iter(|| interpreter_playout(&game, black_box(&start), &mut rng))
+    });
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
+    group.bench_function(HAND_WRITTEN, |b| {
+        b.iter(|| black_box(Staqs::start(false)).random_playout(&mut rng))
+    });
+    group.finish();
+    match (
+        median_since(group_name, INTERPRETER, began),
+        median_since(group_name, HAND_WRITTEN, began),
+    ) {
+        (Ok(interpreter), Ok(by_hand)) => println!(
+            "staqs interpreter/hand-written speed ratio: {:.4} (median playout: interpreter {}, \
+             hand-written {})",
+            by_hand / interpreter,
+            micros(interpreter),
+            micros(by_hand)
+        ),
+        (Err(e), _) | (_, Err(e)) => {
+            println!("staqs interpreter/hand-written speed ratio: n/a ({e})")
+        }
+    }
+}
+
 /// A time in nanoseconds, in microseconds for printing.
 fn micros(ns: f64) -> String {
     format!("{:.1} µs", ns / 1000.0)
@@ -274,6 +319,7 @@ criterion_group! {
         .sample_size(50)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3));
-    targets = interpreter_games, bounce_interpreter_against_reference
+    targets = interpreter_games, bounce_interpreter_against_reference,
+        interpreter_against_hand_written
 }
 criterion_main!(playouts);

@@ -8,6 +8,8 @@ mod common;
 mod diagnostics;
 mod docs;
 mod facts;
+mod fast;
+mod fast_engines;
 mod fuzz;
 mod hooks;
 mod invariants;
