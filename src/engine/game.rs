@@ -133,7 +133,7 @@ impl Game {
     /// that nothing is copied.
     fn can_play(&self, state: &mut State) -> bool {
         let mut any = false;
-        self.generate(state, &mut |_| {
+        self.generate_with(state, true, &mut |_| {
             any = true;
             false
         });
@@ -144,6 +144,13 @@ impl Game {
     /// when no other action gives a ply. Candidates are tried on `scratch` and taken back,
     /// so it ends as it was.
     pub(crate) fn generate(&self, scratch: &mut State, sink: &mut dyn FnMut(Ply) -> bool) {
+        self.generate_with(scratch, false, sink)
+    }
+
+    /// [`Game::generate`]; `lazy` when only the first plies are wanted (the stuck test):
+    /// then a choice's elements are filtered one at a time as the walk reaches them, not
+    /// all at once and kept for the choices after it.
+    fn generate_with(&self, scratch: &mut State, lazy: bool, sink: &mut dyn FnMut(Ply) -> bool) {
         if scratch.outcome.is_some() {
             return;
         }
@@ -168,6 +175,7 @@ impl Game {
                         action.parts.iter().map(|p| p.choices.len()).sum(),
                     ),
                     worked_out: SmallVec::new(),
+                    lazy,
                     values: SmallVec::new(),
                     skipped: 0,
                     action: index as u16,
@@ -531,6 +539,8 @@ struct Gen<'a, 's> {
     /// parts and choices (a part is entered only after every choice of the parts before
     /// it was reached), so entering a part drops the tail that belongs to it and later.
     worked_out: SmallVec<[i64; 128]>,
+    /// Filter invariant choices element by element instead of working them out first.
+    lazy: bool,
     values: SmallVec<[i64; 6]>,
     skipped: u8,
     action: u16,
@@ -638,7 +648,7 @@ impl Gen<'_, '_> {
                 domain,
                 filter,
                 invariant: true,
-            } => {
+            } if !self.lazy => {
                 let key = Self::first_choice(action, p) + i;
                 let (start, len) = match self.invariant[key] {
                     Some(range) => range,
@@ -662,7 +672,7 @@ impl Gen<'_, '_> {
                 slot,
                 domain,
                 filter,
-                invariant: false,
+                ..
             } => {
                 let mut elems = super::natives::Elems::new();
                 let c = Ctx {
