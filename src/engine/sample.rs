@@ -45,8 +45,25 @@ struct Plan<'g> {
     /// The first part's `let` and `where` choices (by index) that read nothing varying:
     /// worked out once into `preset` (a failed `where` leaves the action no candidate).
     settled: u64,
+    /// The first part's choices listed exactly, when there are not too many: the values
+    /// of its `in` choices for each combination that passes every filter and `where`, in
+    /// [`Plans::tuples`] (`count` tuples of `width` values from `start`). Then the part's
+    /// value is a tuple's index and no candidate is lost to the first part's filters.
+    first: Option<Tuples>,
     size: u64,
 }
+
+/// Where a plan's exact first-part choices are kept (see [`Plan::first`]).
+#[derive(Clone, Copy)]
+struct Tuples {
+    start: u32,
+    count: u32,
+    width: u32,
+}
+
+/// At most this many first-part combinations are listed exactly; past that a first part
+/// gets slots like the other parts.
+const MOST_TUPLES: usize = 1024;
 
 /// A drawn ply: still to be played, or (a kept candidate) already played but for what
 /// follows a ply (ends, turns).
@@ -60,6 +77,7 @@ enum Drawn {
 struct Plans<'g> {
     list: SmallVec<[Plan<'g>; 4]>,
     known: SmallVec<[i64; 128]>,
+    tuples: SmallVec<[i64; 256]>,
 }
 
 /// What trying one candidate gave.
@@ -167,6 +185,7 @@ impl Game {
         let mut plans = Plans {
             list: SmallVec::new(),
             known: SmallVec::new(),
+            tuples: SmallVec::new(),
         };
         for (index, action) in self.actions.iter().enumerate() {
             if action.fallback || (action.phase.is_some() && action.phase != phase) {
@@ -175,12 +194,19 @@ impl Game {
             let mut locals = frame(action.frame);
             let mut parts = SmallVec::new();
             let mut size = 1u64;
+            let first = self.first_tuples(&c, action, &mut locals, &mut plans.tuples);
             // First part: `let` and `where` choices that read no chosen name are worked
             // out here, once; so are the collections of such `in` choices.
             let mut settled = 0u64;
             for (p, part) in action.parts.iter().enumerate() {
                 let mut slots = SmallVec::new();
                 let mut values = 1u64;
+                if let (0, Some(tuples)) = (p, first) {
+                    let values = u64::from(tuples.count) + part.optional as u64;
+                    size = size.saturating_mul(values);
+                    parts.push((slots, values));
+                    continue;
+                }
                 for (i, choice) in part.choices.iter().enumerate() {
                     let first = p == 0 && i < 64;
                     let fixed = first && action.fixed & (1 << i) != 0;
@@ -241,10 +267,50 @@ impl Game {
                 parts,
                 preset: locals,
                 settled,
+                first,
                 size,
             });
         }
         plans
+    }
+
+    /// Lists the combinations of the first part's choices that pass its filters and
+    /// `where`s, for a first part where an `in` choice depends on an earlier one (the part's effect has not run, so they all see `c`'s position), keeping
+    /// the values of its `in` choices in `out`; `None`, and `out` as it was, past
+    /// [`MOST_TUPLES`] combinations.
+    fn first_tuples(
+        &self,
+        c: &Ctx,
+        action: &Action,
+        locals: &mut Frame,
+        out: &mut SmallVec<[i64; 256]>,
+    ) -> Option<Tuples> {
+        let part = action.parts.first()?;
+        // Where every `in` choice of the first part reads no earlier choice, its slots are
+        // its filtered elements already: exact, and cheaper than listing combinations
+        // (which would work out every `let` for each of them).
+        let fixed = |i: usize| i < 64 && action.fixed & (1 << i) != 0;
+        let in_choice = |i: &usize| matches!(part.choices[*i], Choice::In { .. });
+        if (0..part.choices.len()).filter(in_choice).all(fixed) {
+            return None;
+        }
+        let width = part
+            .choices
+            .iter()
+            .filter(|ch| matches!(ch, Choice::In { .. }))
+            .count();
+        let start = out.len();
+        let mut chosen: SmallVec<[i64; 6]> = SmallVec::new();
+        let mut count = 0usize;
+        if !list_choices(c, &part.choices, locals, &mut chosen, out, &mut count) {
+            out.truncate(start);
+            return None;
+        }
+        Some(Tuples {
+            start: start as u32,
+            count: count as u32,
+            width: width as u32,
+        })
     }
 
     /// The most elements a collection can hold on this board.
@@ -299,8 +365,15 @@ impl Game {
             }
             draw.pick = value;
             draw.at = (plan.index, p as u8, 0, skipped);
-            let settled = if p == 0 { plan.settled } else { 0 };
-            if let Err(t) = draw.part(part, slots, known, settled) {
+            let outcome = match (p, plan.first) {
+                (0, Some(t)) => {
+                    let at = (t.start + value as u32 * t.width) as usize;
+                    draw.listed_part(part, &plans.tuples[at..at + t.width as usize])
+                }
+                (0, None) => draw.part(part, slots, known, plan.settled),
+                _ => draw.part(part, slots, known, 0),
+            };
+            if let Err(t) = outcome {
                 tried = Some(t);
                 break;
             }
@@ -314,6 +387,54 @@ impl Game {
             values,
             skipped,
         }))
+    }
+}
+
+/// Walks `choices` depth first, appending the `in` values of every complete combination
+/// to `out`; false once more than [`MOST_TUPLES`] were found.
+fn list_choices(
+    c: &Ctx,
+    choices: &[Choice],
+    locals: &mut Frame,
+    chosen: &mut SmallVec<[i64; 6]>,
+    out: &mut SmallVec<[i64; 256]>,
+    count: &mut usize,
+) -> bool {
+    let Some((choice, rest)) = choices.split_first() else {
+        *count += 1;
+        out.extend_from_slice(chosen);
+        return *count <= MOST_TUPLES;
+    };
+    match choice {
+        Choice::In {
+            slot,
+            domain: d,
+            filter,
+            ..
+        } => {
+            let mut elems = Elems::new();
+            domain(d, c, locals, &mut elems);
+            for e in elems {
+                locals[*slot as usize] = e;
+                if filter.as_ref().is_some_and(|f| eval(f, c, locals) == 0) {
+                    continue;
+                }
+                chosen.push(e);
+                let go_on = list_choices(c, rest, locals, chosen, out, count);
+                chosen.pop();
+                if !go_on {
+                    return false;
+                }
+            }
+            true
+        }
+        Choice::Let(slot, node) => {
+            locals[*slot as usize] = eval(node, c, locals);
+            list_choices(c, rest, locals, chosen, out, count)
+        }
+        Choice::Where(node) => {
+            eval(node, c, locals) == 0 || list_choices(c, rest, locals, chosen, out, count)
+        }
     }
 }
 
@@ -356,6 +477,32 @@ impl Draw<'_, '_> {
         let v = self.pick % n;
         self.pick /= n;
         v
+    }
+
+    /// Makes the part's choices from one listed combination of its `in` values (the
+    /// `let`s worked out again, the `where`s known to hold), then plays its effect and
+    /// check.
+    fn listed_part(&mut self, part: &Part, tuple: &[i64]) -> Result<(), Tried> {
+        let mut values = tuple.iter();
+        for choice in &part.choices {
+            match choice {
+                Choice::In { slot, .. } => {
+                    let value = *values.next().expect("one value per `in` choice");
+                    self.locals[*slot as usize] = value;
+                    self.values.push(value);
+                }
+                Choice::Let(slot, node) => {
+                    let c = Ctx {
+                        game: self.game,
+                        state: self.state,
+                        me: self.me,
+                    };
+                    self.locals[*slot as usize] = eval(node, &c, self.locals);
+                }
+                Choice::Where(_) => {}
+            }
+        }
+        self.effect_and_check(part)
     }
 
     /// Makes the part's choices from the candidate's number, then plays its effect and
@@ -446,6 +593,11 @@ impl Draw<'_, '_> {
                 }
             }
         }
+        self.effect_and_check(part)
+    }
+
+    /// Plays the part's effect, then its check; `Err` when the check fails.
+    fn effect_and_check(&mut self, part: &Part) -> Result<(), Tried> {
         let mut m = Mut {
             game: self.game,
             state: self.state,
