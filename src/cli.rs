@@ -315,10 +315,11 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             max_seconds,
             stats,
         } => {
+            let limit = seconds_option("--max-seconds", max_seconds, 1e9)?;
             let g = load_game(&game.as_ref())?;
             let state = g.start();
             let clock = Instant::now();
-            let mut run = Perft::with_limit(Duration::from_secs_f64(max_seconds.clamp(0.0, 1e9)));
+            let mut run = Perft::with_limit(limit);
             let total = if divide {
                 let mut total = 0;
                 for (text, ply) in g.legal_with_notation(&state) {
@@ -423,12 +424,8 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             seed,
             json,
         } => {
+            seconds_option("--seconds", seconds, 3600.0)?;
             let g = load_game(&game.as_ref())?;
-            if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
-                return Err(Failure(format!(
-                    "--seconds must be between 0 and 3600, got {seconds}"
-                )));
-            }
             let report = bench::run(&g, seconds, seed);
             write!(out, "{}", report.text())?;
             if let Some(path) = json {
@@ -476,6 +473,18 @@ pub fn split_bot_specs(text: &str) -> Vec<String> {
         }
     }
     specs
+}
+
+/// A duration option, checked: a number of seconds greater than 0 and at most `most`
+/// (NaN and infinities refused, which a `Duration` cannot hold).
+fn seconds_option(name: &str, seconds: f64, most: f64) -> Result<Duration, Failure> {
+    if seconds.is_finite() && seconds > 0.0 && seconds <= most {
+        Ok(Duration::from_secs_f64(seconds))
+    } else {
+        Err(Failure(format!(
+            "{name} takes a number of seconds greater than 0 and at most {most}, got {seconds}"
+        )))
+    }
 }
 
 /// Leaf plies at `depth` from `state`; a ply that ends the game is a leaf.

@@ -505,12 +505,41 @@ fn bench_reports_every_figure_and_ends_with_playouts_per_second() {
 
 #[test]
 fn bench_refuses_a_nonsense_duration() {
-    let out = rulebook()
-        .args(["bench", "games/sight.toml", "--seconds", "0"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--seconds must be between 0 and 3600"));
+    for bad in ["0", "-1", "NaN", "inf", "3601"] {
+        let out = rulebook()
+            .args(["bench", "games/sight.toml", &format!("--seconds={bad}")])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "--seconds {bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--seconds takes a number of seconds greater than 0 and at most 3600"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn perft_max_seconds_nan_is_refused_not_a_panic() {
+    for bad in ["NaN", "-3", "inf", "0"] {
+        let out = rulebook()
+            .args([
+                "perft",
+                "games/sight.toml",
+                "--depth",
+                "1",
+                &format!("--max-seconds={bad}"),
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "--max-seconds {bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--max-seconds takes a number of seconds"),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
 }
 
 #[test]
