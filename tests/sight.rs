@@ -1,4 +1,4 @@
-//! Sight against the facts and readings of `../shared/rules/sight.md` (rule numbers are
+//! Sight against the facts and readings of `docs/rules/sight.md` (rule numbers are
 //! that file's), on plies from the start and on positions built by hand.
 
 use rulebook::engine::game::Game;

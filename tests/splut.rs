@@ -1,4 +1,4 @@
-//! Splut! against the facts and readings of `../shared/rules/splut.md` (rule numbers are
+//! Splut! against the facts and readings of `docs/rules/splut.md` (rule numbers are
 //! that file's): the start for 2, 3 and 4 players, then each power and each edge case on
 //! hand-built positions.
 

@@ -1,5 +1,5 @@
 //! VLKNO and Sight: the interpreter against the independent references
-//! (`reference/vlkno.rs`, `reference/sight.rs`, written from `../shared/rules/` only).
+//! (`reference/vlkno.rs`, `reference/sight.rs`, written from `docs/rules/` only).
 //! Seeded self-play traces are replayed ply by ply (legal lists, players, results), and
 //! perft counts are compared from the start and from positions reached in self-play, with
 //! each game's variant switch both ways.

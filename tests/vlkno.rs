@@ -1,4 +1,4 @@
-//! VLKNO against the facts and readings of `../shared/rules/vlkno.md` (rule numbers are
+//! VLKNO against the facts and readings of `docs/rules/vlkno.md` (rule numbers are
 //! that file's), on the start position and on positions built by hand.
 
 use std::collections::BTreeSet;

@@ -1,4 +1,4 @@
-//! Bounce (Mark Steere, 2023), from ../shared/rules/bounce.md.
+//! Bounce (Mark Steere, 2023), from docs/rules/bounce.md.
 //!
 //! - n x n board, n even; every cell holds a checker except the four corners.
 //! - file + rank (1-based) odd: red; even: blue. Red moves first.

@@ -1,5 +1,5 @@
 //! Independent reference implementations of the games, written directly from the rules
-//! files in `../shared/rules/` (README.md, bounce.md, staqs.md, splut.md) and nothing else.
+//! files in `docs/rules/` (README.md, bounce.md, staqs.md, splut.md) and nothing else.
 //!
 //! They are deliberately plain: boards are vectors of cells, groups are found by flood
 //! fill, legal plies are produced as the canonical strings of each rules file's "Notation"

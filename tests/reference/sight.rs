@@ -1,4 +1,4 @@
-//! Sight (Kanare Abstract), from ../shared/rules/sight.md (rule numbers are that file's).
+//! Sight (Kanare Abstract), from docs/rules/sight.md (rule numbers are that file's).
 //!
 //! - 5x5 Alquerque board: orthogonal lines everywhere, diagonal lines through the points
 //!   whose file + rank is even (rule 1). Empty at the start; white first (rule 5).

@@ -1,4 +1,4 @@
-//! Splut! (Tommy De Coninck, 2009), from ../shared/rules/splut.md, for 2, 3 and 4 players.
+//! Splut! (Tommy De Coninck, 2009), from docs/rules/splut.md, for 2, 3 and 4 players.
 //!
 //! - A 9x9 grid masked to the 41-square diamond |file - e| + |rank - 5| <= 4; a rock on each
 //!   tip. Seats south, west, north, east; 2 players = south, north; 3 = south, west, north.

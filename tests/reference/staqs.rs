@@ -1,4 +1,4 @@
-//! STAQS (Rey Alicea, 2024), from ../shared/rules/staqs.md.
+//! STAQS (Rey Alicea, 2024), from docs/rules/staqs.md.
 //!
 //! - 5x5 grid, every cell a lone neutral. Blue and white, 4 pieces each; blue first.
 //! - Placement (8 plies, alternating): put a piece on a lone neutral: a stack of height 2.

@@ -1,4 +1,4 @@
-//! VLKNO (Ryan Moylan, 2024), from ../shared/rules/vlkno.md (rule numbers are that file's).
+//! VLKNO (Ryan Moylan, 2024), from docs/rules/vlkno.md (rule numbers are that file's).
 //!
 //! - 5x5 grid, one stone on every space; a space with no stone is lava (rule 1).
 //! - Black pawns on a5 and e1, white on a1 and e5; black first (rules 2-3).
