@@ -57,8 +57,8 @@ impl Piece {
     }
 }
 
-/// The pieces on one cell, bottom first. Eight are kept inline, so that the stacks games
-/// build (STAQS and VLKNO grow them past four) are copied and edited without allocating.
+/// The pieces on one cell, bottom first. Eight are kept inline, so that the stacks that
+/// stacking games build (often past four pieces) are copied and edited without allocating.
 pub type Stack = SmallVec<[Piece; 8]>;
 
 /// How a game ended.
