@@ -489,3 +489,51 @@ fn after_a_silent_pass_the_turn_and_the_player_move_on_and_two_passes_in_a_row_d
     assert_eq!((outcome.winners, outcome.reason), (vec![], None));
     assert_eq!(s.plies, 3);
 }
+
+#[test]
+fn filters_on_the_top_kind_keep_their_meaning_when_read_from_cell_sets() {
+    // `cells where top(x) == K` is answered from the state's cell sets (every owner of the
+    // kind); `none` as the kind means empty cells, as `top` says; the rest of the filter
+    // still applies, and the cells come in board order.
+    let g = game(
+        &two_players(
+            r#"
+[pieces.rock]
+symbol = "R"
+
+[[setup]]
+put = "rock"
+at = ["a1", "c1"]
+
+[[setup]]
+put = "p"
+owner = "a"
+at = ["b1", "c1"]
+
+[[setup]]
+put = "p"
+owner = "b"
+at = ["d1"]
+
+[[actions]]
+name = "p"
+choose = ['x in cells where top(x) == p']
+notation = 'p {x}'
+
+[[actions]]
+name = "rock"
+choose = ['x in cells where height(x) == 1 && rock == top(x)']
+notation = 'rock {x}'
+
+[[actions]]
+name = "none"
+choose = ['x in cells where top(x) == none']
+notation = 'none {x}'
+"#,
+        )
+        .replace("files = 3", "files = 5"),
+    );
+    let mut all = texts(&g, &g.start());
+    all.sort();
+    assert_eq!(all, ["none e1", "p b1", "p c1", "p d1", "rock a1"]);
+}

@@ -213,6 +213,10 @@ pub fn domain(d: &Domain, c: &Ctx, locals: &mut [i64], out: &mut Elems) {
         }
         Domain::Cells(query) => match query {
             CellQuery::All => out.extend((0..c.game.board.len()).map(|i| i as i64)),
+            CellQuery::TopKind(kind) => match eval(kind, c, locals) {
+                k if k >= 0 => c.state.cells_topped_by_kind(k as u8, out),
+                _ => c.state.empty_cells(out),
+            },
             CellQuery::Empty => c.state.empty_cells(out),
             CellQuery::Occupied => c.state.occupied_cells(out),
             CellQuery::OwnedBy(player) => match eval(player, c, locals) {

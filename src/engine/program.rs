@@ -68,7 +68,7 @@ impl Domain {
             Domain::Native(_, args, _) | Domain::List(args) => {
                 args.iter().any(|a| a.reads_any(slots))
             }
-            Domain::Cells(CellQuery::OwnedBy(p)) => p.reads_any(slots),
+            Domain::Cells(CellQuery::OwnedBy(p) | CellQuery::TopKind(p)) => p.reads_any(slots),
             Domain::Cells(_) => false,
         }
     }
@@ -124,6 +124,9 @@ fn query(node: &Node, slot: u16) -> Option<CellQuery> {
             let owned_by = |o: &Node, p: &Node| match o {
                 Node::Owner(x) if is_x(x) && !p.reads_any(&[slot]) => {
                     Some(CellQuery::OwnedBy(Box::new(p.clone())))
+                }
+                Node::Top(x) if is_x(x) && !p.reads_any(&[slot]) => {
+                    Some(CellQuery::TopKind(Box::new(p.clone())))
                 }
                 _ => None,
             };
@@ -189,6 +192,8 @@ pub enum CellQuery {
     /// The cells where `owner(x)` is the player this gives (`none`: empty cells and
     /// cells topped by a neutral piece).
     OwnedBy(Box<Node>),
+    /// The cells whose top piece is of the kind this gives (`none`: empty cells).
+    TopKind(Box<Node>),
     Empty,
     Occupied,
 }

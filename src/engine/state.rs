@@ -250,6 +250,12 @@ impl State {
         }
     }
 
+    /// Pushes, in cell order, the cells whose top piece is of kind `kind` (any owner).
+    pub fn cells_topped_by_kind(&self, kind: u8, out: &mut Elems) {
+        let slots = self.owner_slots as usize;
+        self.push_members(|class| class / slots == kind as usize, false, out);
+    }
+
     /// Pushes, in cell order, the cells that hold a piece.
     pub fn occupied_cells(&self, out: &mut Elems) {
         self.push_members(|_| true, false, out);
