@@ -110,7 +110,7 @@ enum Command {
         games: usize,
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Worker threads (default: one per core).
+        /// Worker threads, at most 256 (0, the default: one per core).
         #[arg(long, default_value_t = 0)]
         jobs: usize,
         /// Also writes the results as JSON to this file.

@@ -1,8 +1,8 @@
 //! Tournaments: many games between bots, seats rotated, played in parallel, and a table of
 //! results with confidence intervals (`rulebook match`).
 //!
-//! Every game's seed comes from the base seed and the game's index, and results are kept in
-//! index order, so the table does not depend on how the games were scheduled on threads.
+//! Every game's seed comes from the base seed and the game's index, and the totals are
+//! sums, so the table does not depend on how the games were scheduled on threads.
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -151,71 +151,105 @@ pub fn run(game: &Game, settings: &MatchSettings) -> Result<Report, String> {
     } else {
         ProgressBar::hidden()
     };
+    if settings.jobs > MOST_JOBS {
+        return Err(format!(
+            "--jobs takes at most {MOST_JOBS} worker threads, got {}",
+            settings.jobs
+        ));
+    }
+    let jobs = if settings.jobs == 0 {
+        0
+    } else {
+        settings.jobs.min(settings.games.max(1))
+    };
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(settings.jobs)
+        .num_threads(jobs)
         .build()
         .map_err(|e| format!("cannot start worker threads: {e}"))?;
-    let results: Vec<GameResult> = pool.install(|| {
+    if let Some(dir) = &settings.transcripts {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {dir}: {e}"))?;
+    }
+    let digits = settings.games.to_string().len().max(3);
+    let participants = settings.bots.len();
+    let zero = || vec![Standing::default(); participants];
+    // Each game is added to its worker's totals as soon as it ends (and its transcript
+    // written), so memory does not grow with the number of games; totals are sums, so
+    // the table does not depend on how games were spread over threads.
+    let totals: Result<Vec<Standing>, String> = pool.install(|| {
         (0..settings.games)
             .into_par_iter()
             .map(|i| {
                 let r = play_one(game, &settings.bots, &settings.file, settings.seed, i);
                 progress.inc(1);
-                r
+                if let Some(dir) = &settings.transcripts {
+                    let path =
+                        std::path::Path::new(dir).join(format!("game-{:0digits$}.txt", i + 1));
+                    std::fs::write(&path, r.transcript.to_text())
+                        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                }
+                Ok(r)
             })
-            .collect()
+            .try_fold(zero, |mut totals, r: Result<GameResult, String>| {
+                add(&mut totals, &r?);
+                Ok(totals)
+            })
+            .try_reduce(zero, |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    merge(x, y);
+                }
+                Ok(a)
+            })
     });
     progress.finish_and_clear();
-    if let Some(dir) = &settings.transcripts {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {dir}: {e}"))?;
-        let digits = settings.games.to_string().len().max(3);
-        for (i, r) in results.iter().enumerate() {
-            let path = std::path::Path::new(dir).join(format!("game-{:0digits$}.txt", i + 1));
-            std::fs::write(&path, r.transcript.to_text())
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        }
+    let mut standings = totals?;
+    for (st, label) in standings.iter_mut().zip(labels(&settings.bots)) {
+        st.label = label;
     }
-    Ok(tally(game, settings, &results))
-}
-
-fn tally(game: &Game, settings: &MatchSettings, results: &[GameResult]) -> Report {
-    let labels = labels(&settings.bots);
-    let mut standings: Vec<Standing> = labels
-        .into_iter()
-        .map(|label| Standing {
-            label,
-            ..Standing::default()
-        })
-        .collect();
-    for r in results {
-        for (b, st) in standings.iter_mut().enumerate() {
-            let seats: Vec<usize> = (0..r.seating.len())
-                .filter(|&s| r.seating[s] == b)
-                .collect();
-            if seats.is_empty() {
-                continue;
-            }
-            st.games += 1;
-            st.plies += r.plies as u64;
-            if r.winners.is_empty() {
-                st.draws += 1;
-            } else if seats.iter().any(|&s| r.winners.contains(&(s as u8))) {
-                st.wins += 1;
-            } else {
-                st.losses += 1;
-            }
-            for &s in &seats {
-                st.think += r.thinking[s].0;
-                st.chosen += r.thinking[s].1 as u64;
-            }
-        }
-    }
-    Report {
+    Ok(Report {
         game: game.name.clone(),
         games: settings.games,
         seed: settings.seed,
         standings,
+    })
+}
+
+/// The most worker threads a match may ask for.
+pub const MOST_JOBS: usize = 256;
+
+/// Adds one game to each participant's totals.
+fn add(standings: &mut [Standing], r: &GameResult) {
+    for (b, st) in standings.iter_mut().enumerate() {
+        let seats: Vec<usize> = (0..r.seating.len())
+            .filter(|&s| r.seating[s] == b)
+            .collect();
+        if seats.is_empty() {
+            continue;
+        }
+        st.games += 1;
+        st.plies += r.plies as u64;
+        if r.winners.is_empty() {
+            st.draws += 1;
+        } else if seats.iter().any(|&s| r.winners.contains(&(s as u8))) {
+            st.wins += 1;
+        } else {
+            st.losses += 1;
+        }
+        for &s in &seats {
+            st.think += r.thinking[s].0;
+            st.chosen += r.thinking[s].1 as u64;
+        }
     }
+}
+
+/// Adds the totals `b` into `a`.
+fn merge(a: &mut Standing, b: Standing) {
+    a.games += b.games;
+    a.wins += b.wins;
+    a.draws += b.draws;
+    a.losses += b.losses;
+    a.plies += b.plies;
+    a.think += b.think;
+    a.chosen += b.chosen;
 }
 
 /// Bot specs as table labels; a spec given twice gets `#1`, `#2`.

@@ -304,3 +304,30 @@ fn search_bots_beat_random_by_a_clear_margin() {
         assert!(score >= 0.8, "{spec} scored {score:.2} against random");
     }
 }
+
+#[test]
+fn a_match_refuses_absurd_worker_counts_and_keeps_its_table_whatever_the_threads() {
+    use rulebook::tournament::{MatchSettings, run};
+    let g = game("bounce", &[("size", "4")]);
+    let settings = |jobs| MatchSettings {
+        bots: vec!["greedy".into(), "random".into()],
+        games: 9,
+        seed: 3,
+        jobs,
+        file: "games/bounce.toml".into(),
+        transcripts: None,
+    };
+    let err = run(&g, &settings(10_000)).err().expect("refused");
+    assert!(err.contains("--jobs takes at most 256"), "{err}");
+    // Games are added to per-thread totals as they end: one thread or two, same table.
+    let table = |jobs| {
+        run(&g, &settings(jobs))
+            .unwrap()
+            .standings
+            .iter()
+            .map(|s| (s.label.clone(), s.games, s.wins, s.draws, s.losses, s.plies))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(table(1), table(2));
+    assert_eq!(table(1).iter().map(|r| r.1).sum::<usize>(), 18);
+}
