@@ -16,6 +16,7 @@ use crate::bots::{self, Bot};
 use crate::compile;
 use crate::engine::game::{Game, IllegalPly};
 use crate::engine::state::State;
+use crate::record::file::write_atomic;
 use crate::record::trace;
 use crate::record::transcript::Transcript;
 use crate::render::board::render;
@@ -380,11 +381,11 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                 }
             };
             if let Some(path) = trace_path {
-                fs::write(&path, lines.trace.join("\n") + "\n")
+                write_atomic(&path, lines.trace.join("\n") + "\n")
                     .map_err(|e| Failure(format!("cannot write the trace {path}: {e}")))?;
             }
             if let Some(path) = transcript {
-                fs::write(&path, lines.transcript.to_text())
+                write_atomic(&path, lines.transcript.to_text())
                     .map_err(|e| Failure(format!("cannot write the transcript {path}: {e}")))?;
             }
             for l in &lines.moves {
@@ -414,7 +415,8 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             write!(out, "{}", report.table())?;
             if let Some(path) = json {
                 let text = serde_json::to_string_pretty(&report.json())? + "\n";
-                fs::write(&path, text).map_err(|e| Failure(format!("cannot write {path}: {e}")))?;
+                write_atomic(&path, text)
+                    .map_err(|e| Failure(format!("cannot write {path}: {e}")))?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -430,7 +432,8 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             write!(out, "{}", report.text())?;
             if let Some(path) = json {
                 let text = serde_json::to_string_pretty(&report.json())? + "\n";
-                fs::write(&path, text).map_err(|e| Failure(format!("cannot write {path}: {e}")))?;
+                write_atomic(&path, text)
+                    .map_err(|e| Failure(format!("cannot write {path}: {e}")))?;
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -184,7 +184,7 @@ pub fn run(game: &Game, settings: &MatchSettings) -> Result<Report, String> {
                 if let Some(dir) = &settings.transcripts {
                     let path =
                         std::path::Path::new(dir).join(format!("game-{:0digits$}.txt", i + 1));
-                    std::fs::write(&path, r.transcript.to_text())
+                    crate::record::file::write_atomic(&path, r.transcript.to_text())
                         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
                 }
                 Ok(r)

@@ -723,3 +723,34 @@ fn scripted_sessions_of_vlkno_sight_and_splut() {
         assert!(String::from_utf8_lossy(&out.stdout).contains("resigned)"));
     }
 }
+
+#[test]
+fn a_save_that_fails_part_way_leaves_the_earlier_file_intact() {
+    // A file-size limit of 1 KB makes the write of a 12 KB transcript fail part-way (the
+    // signal it raises is ignored, so the write returns an error). The file already at the
+    // path must survive untouched, and no temporary file be left behind.
+    let dir = std::env::temp_dir().join(format!("rulebook-atomic-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = dir.join("game.txt");
+    std::fs::write(&target, "the earlier, good save\n").unwrap();
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 2; exec '{}' selfplay games/splut.toml --param players=4 --seed 2 --transcript '{}'",
+        env!("CARGO_BIN_EXE_rulebook"),
+        target.display()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot write the transcript"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        "the earlier, good save\n"
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(left.len(), 1, "a temporary file was left: {left:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,5 +1,7 @@
 //! Records of games: the JSON Lines trace written by `selfplay --trace`, and the
-//! plain-text transcripts that `play` saves and `replay` checks.
+//! plain-text transcripts that `play` saves and `replay` checks, and the one way files
+//! are written.
 
+pub mod file;
 pub mod trace;
 pub mod transcript;

@@ -641,7 +641,7 @@ impl Session {
     }
 
     fn save(&mut self, path: &str) -> Result<String, String> {
-        std::fs::write(path, self.transcript().to_text())
+        crate::record::file::write_atomic(path, self.transcript().to_text())
             .map_err(|e| format!("cannot save to {path}: {e}; the game is still here"))?;
         self.dirty = false;
         Ok(format!("saved to {path}"))
