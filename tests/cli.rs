@@ -754,3 +754,20 @@ fn a_save_that_fails_part_way_leaves_the_earlier_file_intact() {
     assert_eq!(left.len(), 1, "a temporary file was left: {left:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_player_name_with_a_newline_is_refused_so_no_unloadable_transcript_is_written() {
+    for bad in ["a\nb", "x\u{1b}[31m", ""] {
+        let out = rulebook()
+            .args(["play", "games/staqs.toml", "--name", &format!("blue={bad}")])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{bad:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("a name must be printable text on one line"),
+            "{err}"
+        );
+    }
+}

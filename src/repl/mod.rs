@@ -231,7 +231,13 @@ impl Session {
             let (name, text) = s
                 .split_once('=')
                 .ok_or_else(|| Failure(format!("--name expects NAME=TEXT, got `{s}`")))?;
-            names[seat_index(&game, name).map_err(Failure)?] = Some(text.trim().to_string());
+            let text = text.trim();
+            if text.is_empty() || text.chars().any(char::is_control) {
+                return Err(Failure(format!(
+                    "--name {name}=...: a name must be printable text on one line, got {text:?}"
+                )));
+            }
+            names[seat_index(&game, name).map_err(Failure)?] = Some(text.to_string());
         }
         let mut session = Session {
             states: vec![game.start()],
