@@ -3,3 +3,4 @@
 //! against the interpreter in `tests/fast_engines.rs`.
 
 pub mod staqs;
+pub mod vlkno;
