@@ -19,6 +19,11 @@
 //!   `bounce interpreter/reference speed ratio (...)` printed after the group are the
 //!   reference's median time over each interpreter way's (above 1: the interpreter is
 //!   faster); the listing one compares the move generators like for like.
+//! - `<game>_playout/{interpreter,hand_written}` (`staqs`, `vlkno`): a random game from the
+//!   start by the interpreter and by the game's hand-written engine (`tests/fast/`, written
+//!   for speed, drawing uniformly among the legal plies too), then the line
+//!   `<game> interpreter/hand-written speed ratio`: the hand-written median time over the
+//!   interpreter's (1 would be as fast).
 
 use std::cell::Cell;
 use std::hint::black_box;
@@ -47,6 +52,7 @@ use reference::bounce::Bounce;
 mod fast;
 
 use fast::staqs::Staqs;
+use fast::vlkno::Vlkno;
 
 /// A game file's `NAME=VALUE` parameters.
 type Params = &'static [(&'static str, &'static str)];
@@ -221,38 +227,52 @@ fn bounce_interpreter_against_reference(c: &mut Criterion) {
     }
 }
 
-/// Part (c): random games of each game by the interpreter (as `rulebook bench` plays them)
-/// and by its hand-written engine (`tests/fast/`), in one group, then the interpreter's
-/// speed as a share of the hand-written one's (the issue's ratio: 1 would be as fast).
+/// Part (c): random games of each game that has a hand-written engine (`tests/fast/`),
+/// by the interpreter and by that engine.
 fn interpreter_against_hand_written(c: &mut Criterion) {
-    let game = load("staqs", &[]);
+    against_hand_written(c, "staqs", |rng| {
+        black_box(Staqs::start(false)).random_playout(rng)
+    });
+    against_hand_written(c, "vlkno", |rng| {
+        black_box(Vlkno::start(false)).random_playout(rng)
+    });
+}
+
+/// Random games of `games/<name>.toml` with its default parameters by the interpreter (as
+/// `rulebook bench` plays them) and by `playout`, the hand-written engine's random game
+/// from the start, in the group `<name>_playout`; then the interpreter's speed as a share
+/// of the hand-written one's (the issue's ratio: 1 would be as fast).
+fn against_hand_written<T>(
+    c: &mut Criterion,
+    name: &str,
+    mut playout: impl FnMut(&mut Xoshiro256PlusPlus) -> T,
+) {
+    let game = load(name, &[]);
     let start = game.start();
     let began = SystemTime::now();
-    let group_name = "staqs_playout";
-    let mut group = c.benchmark_group(group_name);
+    let group_name = format!("{name}_playout");
+    let mut group = c.benchmark_group(&group_name);
     group.sampling_mode(SamplingMode::Flat);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
     group.bench_function(INTERPRETER, |b| {
         b.iter(|| interpreter_playout(&game, black_box(&start), &mut rng))
     });
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
-    group.bench_function(HAND_WRITTEN, |b| {
-        b.iter(|| black_box(Staqs::start(false)).random_playout(&mut rng))
-    });
+    group.bench_function(HAND_WRITTEN, |b| b.iter(|| playout(&mut rng)));
     group.finish();
     match (
-        median_since(group_name, INTERPRETER, began),
-        median_since(group_name, HAND_WRITTEN, began),
+        median_since(&group_name, INTERPRETER, began),
+        median_since(&group_name, HAND_WRITTEN, began),
     ) {
         (Ok(interpreter), Ok(by_hand)) => println!(
-            "staqs interpreter/hand-written speed ratio: {:.4} (median playout: interpreter {}, \
+            "{name} interpreter/hand-written speed ratio: {:.4} (median playout: interpreter {}, \
              hand-written {})",
             by_hand / interpreter,
             micros(interpreter),
             micros(by_hand)
         ),
         (Err(e), _) | (_, Err(e)) => {
-            println!("staqs interpreter/hand-written speed ratio: n/a ({e})")
+            println!("{name} interpreter/hand-written speed ratio: n/a ({e})")
         }
     }
 }
