@@ -96,7 +96,8 @@ struct Stage {
 }
 
 impl Stage {
-    /// The plies of a step onto `to`: the takes, and the places of each.
+    /// The plies of a step onto the cell of the one-bit set `to`: the takes, and the
+    /// places of each.
     fn takes(&self, to: u32) -> (u32, u32) {
         if self.low != to {
             (self.low & !to, self.low_places)
