@@ -19,6 +19,11 @@
 //!   `bounce interpreter/reference speed ratio (...)` printed after the group are the
 //!   reference's median time over each interpreter way's (above 1: the interpreter is
 //!   faster); the listing one compares the move generators like for like.
+//! - `<game>_playout/{interpreter,hand_written}` (`staqs_playout`, `sight_playout`): a random
+//!   game from the start played by the interpreter (as `rulebook bench` does) and by the
+//!   game's hand-written engine of `tests/fast/`, both drawing a uniformly random legal ply
+//!   each turn; the line `<game> interpreter/hand-written speed ratio` printed after the
+//!   group is the hand-written median time over the interpreter's (1 would be as fast).
 
 use std::cell::Cell;
 use std::hint::black_box;
@@ -46,6 +51,7 @@ use reference::bounce::Bounce;
 #[path = "../tests/fast/mod.rs"]
 mod fast;
 
+use fast::sight::Sight;
 use fast::staqs::Staqs;
 
 /// A game file's `NAME=VALUE` parameters.
@@ -221,38 +227,55 @@ fn bounce_interpreter_against_reference(c: &mut Criterion) {
     }
 }
 
-/// Part (c): random games of each game by the interpreter (as `rulebook bench` plays them)
-/// and by its hand-written engine (`tests/fast/`), in one group, then the interpreter's
-/// speed as a share of the hand-written one's (the issue's ratio: 1 would be as fast).
+/// Part (c): random games of each game with a hand-written engine (`tests/fast/`), by the
+/// interpreter (as `rulebook bench` plays them) and by the engine.
 fn interpreter_against_hand_written(c: &mut Criterion) {
-    let game = load("staqs", &[]);
+    against_hand_written(c, "staqs", "staqs", &[], |rng| {
+        black_box(Staqs::start(false)).random_playout(rng)
+    });
+    against_hand_written(c, "sight", "sight", &[], |rng| {
+        black_box(Sight::start(false)).random_playout(rng)
+    });
+}
+
+/// One game of part (c): the group `<label>_playout` with the interpreter's random games of
+/// `games/<file>.toml` (with `params`) and the hand-written engine's (`playout` plays one
+/// game from the start), then the interpreter's speed as a share of the hand-written
+/// one's (the issue's ratio: 1 would be as fast). The label tells apart the settings of one
+/// file (as in [`GAMES`]).
+fn against_hand_written<T>(
+    c: &mut Criterion,
+    label: &str,
+    file: &str,
+    params: Params,
+    mut playout: impl FnMut(&mut Xoshiro256PlusPlus) -> T,
+) {
+    let game = load(file, params);
     let start = game.start();
     let began = SystemTime::now();
-    let group_name = "staqs_playout";
-    let mut group = c.benchmark_group(group_name);
+    let group_name = format!("{label}_playout");
+    let mut group = c.benchmark_group(&group_name);
     group.sampling_mode(SamplingMode::Flat);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
     group.bench_function(INTERPRETER, |b| {
         b.iter(|| interpreter_playout(&game, black_box(&start), &mut rng))
     });
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
-    group.bench_function(HAND_WRITTEN, |b| {
-        b.iter(|| black_box(Staqs::start(false)).random_playout(&mut rng))
-    });
+    group.bench_function(HAND_WRITTEN, |b| b.iter(|| playout(&mut rng)));
     group.finish();
     match (
-        median_since(group_name, INTERPRETER, began),
-        median_since(group_name, HAND_WRITTEN, began),
+        median_since(&group_name, INTERPRETER, began),
+        median_since(&group_name, HAND_WRITTEN, began),
     ) {
         (Ok(interpreter), Ok(by_hand)) => println!(
-            "staqs interpreter/hand-written speed ratio: {:.4} (median playout: interpreter {}, \
+            "{label} interpreter/hand-written speed ratio: {:.4} (median playout: interpreter {}, \
              hand-written {})",
             by_hand / interpreter,
             micros(interpreter),
             micros(by_hand)
         ),
         (Err(e), _) | (_, Err(e)) => {
-            println!("staqs interpreter/hand-written speed ratio: n/a ({e})")
+            println!("{label} interpreter/hand-written speed ratio: n/a ({e})")
         }
     }
 }

@@ -15,9 +15,11 @@
 //! occupied and fills its destination), so a game lasts at most 25 plies and a height
 //! never passes 25: five planes are enough.
 //!
-//! A random ply is drawn exactly uniformly by counting the legal plies (popcounts) and
-//! walking to the drawn index, in the order [`Sight::moves`] lists them, so nothing is
-//! listed and nothing allocated.
+//! A random ply is drawn exactly uniformly by counting the legal plies and walking to the
+//! drawn index, in the order [`Sight::moves`] lists them, so nothing is listed and nothing
+//! allocated. Placements need no count (25 minus the plies played) and no walk: the empty
+//! points are also kept in an array, so the drawn one is read at its index. Moves are
+//! counted by popcounts of each origin's empty neighbours.
 
 use rand::{Rng, RngExt};
 
@@ -139,19 +141,82 @@ const fn even() -> u32 {
 }
 
 /// What the player to act may do: place on any empty point (no stack, rule 6), or move
-/// from one of `from` to an adjacent empty point (rules 7-8).
+/// from one of `from` to an adjacent point of `empty` (rules 7-8).
 #[derive(Clone, Copy)]
 enum Options {
-    Place { empty: u32 },
+    Place,
     Step { from: u32, empty: u32 },
 }
 
-impl Options {
-    /// How many plies (0: the player to act is stuck and loses, rule 10).
+/// A position. White is player 0 and plays first (rule 5). Equality compares the order of
+/// `empties` too: equal positions are those reached by the same plies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sight {
+    /// Each player's points (stacks and singletons alike; a point holds one colour).
+    occupied: [u32; 2],
+    /// Bit `k` of the height of every point, empty ones 0.
+    planes: [u32; PLANES],
+    /// The empty points in the first `25 - plies` entries (each ply fills one), in the
+    /// order placements are numbered: a drawn placement is one load, not a search for the
+    /// n-th bit. A filled point is swapped with the last one.
+    empties: [u8; CELLS],
+    /// The index of each empty point in `empties`.
+    slot: [u8; CELLS],
+    to_move: u8,
+    plies: u8,
+    /// The rule 8 variant switch: only the highest stacks may move, blocked or not.
+    strict_priority: bool,
+}
+
+impl Sight {
+    /// The empty board, white to play (rule 5).
+    pub fn start(strict_priority: bool) -> Sight {
+        let cells: [u8; CELLS] = std::array::from_fn(|c| c as u8);
+        Sight {
+            occupied: [0; 2],
+            planes: [0; PLANES],
+            empties: cells,
+            slot: cells,
+            to_move: 0,
+            plies: 0,
+            strict_priority,
+        }
+    }
+
+    /// What the player to act may do.
     #[inline]
-    fn count(self) -> u32 {
-        match self {
-            Options::Place { empty } => empty.count_ones(),
+    fn options(&self) -> Options {
+        let me = self.occupied[self.to_move as usize];
+        // Height >= 2: a bit above the lowest plane (rule 3).
+        let stacks = me & (self.planes[1] | self.planes[2] | self.planes[3] | self.planes[4]);
+        if stacks == 0 {
+            return Options::Place;
+        }
+        let empty = FULL & !(self.occupied[0] | self.occupied[1]);
+        let movable = stacks & next_to(empty);
+        // Rule 8: the highest of the stacks that can step, or of all of them (strict):
+        // keep those with the top bit, plane by plane from the highest (without branches).
+        let mut from = if self.strict_priority {
+            stacks
+        } else {
+            movable
+        };
+        for plane in self.planes.iter().rev() {
+            let higher = from & plane;
+            from = if higher != 0 { higher } else { from };
+        }
+        Options::Step {
+            from: from & movable,
+            empty,
+        }
+    }
+
+    /// How many plies `options` holds (0: the player to act is stuck and loses, rule 10).
+    #[inline]
+    fn count_of(&self, options: Options) -> u32 {
+        match options {
+            // Every ply fills one point.
+            Options::Place => CELLS as u32 - u32::from(self.plies),
             Options::Step { mut from, empty } => {
                 let mut n = 0;
                 while from != 0 {
@@ -163,12 +228,12 @@ impl Options {
         }
     }
 
-    /// Ply number `index` (below [`Options::count`]): origins, then destinations, in
-    /// cell order.
+    /// Ply number `index` (below [`Sight::count_of`]) of `options`: placements in the
+    /// order of `empties`; moves by origin, then destination, in cell order.
     #[inline]
-    fn nth(self, mut index: u32) -> Move {
-        match self {
-            Options::Place { empty } => Move::Place(nth_bit(empty, index)),
+    fn nth_of(&self, options: Options, mut index: u32) -> Move {
+        match options {
+            Options::Place => Move::Place(self.empties[index as usize]),
             Options::Step { mut from, empty } => loop {
                 let cell = from.trailing_zeros() as usize;
                 let to = TABLES.adjacent[cell] & empty;
@@ -181,70 +246,18 @@ impl Options {
             },
         }
     }
-}
-
-/// A position. White is player 0 and plays first (rule 5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Sight {
-    /// Each player's points (stacks and singletons alike; a point holds one colour).
-    occupied: [u32; 2],
-    /// Bit `k` of the height of every point, empty ones 0.
-    planes: [u32; PLANES],
-    to_move: u8,
-    plies: u8,
-    /// The rule 8 variant switch: only the highest stacks may move, blocked or not.
-    strict_priority: bool,
-}
-
-impl Sight {
-    /// The empty board, white to play (rule 5).
-    pub fn start(strict_priority: bool) -> Sight {
-        Sight {
-            occupied: [0; 2],
-            planes: [0; PLANES],
-            to_move: 0,
-            plies: 0,
-            strict_priority,
-        }
-    }
-
-    /// What the player to act may do.
-    #[inline]
-    fn options(&self) -> Options {
-        let me = self.occupied[self.to_move as usize];
-        let empty = FULL & !(self.occupied[0] | self.occupied[1]);
-        // Height >= 2: a bit above the lowest plane (rule 3).
-        let stacks = me & (self.planes[1] | self.planes[2] | self.planes[3] | self.planes[4]);
-        if stacks == 0 {
-            return Options::Place { empty };
-        }
-        let movable = stacks & next_to(empty);
-        // Rule 8: the highest of the stacks that can step, or of all of them (strict).
-        let mut from = if self.strict_priority {
-            stacks
-        } else {
-            movable
-        };
-        for plane in self.planes.iter().rev() {
-            if from & plane != 0 {
-                from &= plane;
-            }
-        }
-        Options::Step {
-            from: from & movable,
-            empty,
-        }
-    }
 
     /// How many legal plies the player to act has (0 once the game is over).
     pub fn count(&self) -> u32 {
-        self.options().count()
+        self.count_of(self.options())
     }
 
     /// Every legal ply, in the order the random playout numbers them.
     pub fn moves(&self) -> Vec<Move> {
         let options = self.options();
-        (0..options.count()).map(|i| options.nth(i)).collect()
+        (0..self.count_of(options))
+            .map(|i| self.nth_of(options, i))
+            .collect()
     }
 
     /// Plays a legal ply.
@@ -264,6 +277,13 @@ impl Sight {
                 (to, 1 << from)
             }
         };
+        // `to` leaves the empty points: the last one takes its slot.
+        let (slot, last) = (
+            self.slot[to as usize],
+            self.empties[CELLS - 1 - self.plies as usize],
+        );
+        self.empties[slot as usize] = last;
+        self.slot[last as usize] = slot;
         let bit = 1u32 << to;
         self.occupied[p] |= bit;
         self.planes[0] |= bit;
@@ -303,11 +323,11 @@ impl Sight {
     pub fn random_playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u8 {
         loop {
             let options = self.options();
-            let n = options.count();
+            let n = self.count_of(options);
             if n == 0 {
                 return self.to_move ^ 1;
             }
-            self.play(options.nth(rng.random_range(0..n)));
+            self.play(self.nth_of(options, rng.random_range(0..n)));
         }
     }
 
@@ -318,14 +338,14 @@ impl Sight {
             return 1;
         }
         let options = self.options();
-        let n = options.count();
+        let n = self.count_of(options);
         if depth == 1 {
             return u64::from(n);
         }
         (0..n)
             .map(|i| {
                 let mut next = *self;
-                next.play(options.nth(i));
+                next.play(self.nth_of(options, i));
                 if next.count() == 0 {
                     1
                 } else {
@@ -336,24 +356,13 @@ impl Sight {
     }
 }
 
-/// The cell of the `index`-th set bit of `set`: whole bytes skipped by their popcounts,
-/// then bits cleared within the byte.
+/// The cell of the `index`-th set bit of `set` (a point's empty neighbours: at most 8).
 #[inline]
-fn nth_bit(mut set: u32, mut index: u32) -> u8 {
-    let mut base = 0;
-    loop {
-        let n = (set & 0xff).count_ones();
-        if index < n {
-            break;
-        }
-        index -= n;
-        set >>= 8;
-        base += 8;
-    }
+fn nth_bit(mut set: u32, index: u32) -> u8 {
     for _ in 0..index {
         set &= set - 1;
     }
-    (base + set.trailing_zeros()) as u8
+    set.trailing_zeros() as u8
 }
 
 /// `a1` for cell 0.
