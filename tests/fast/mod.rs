@@ -2,5 +2,6 @@
 //! interpreter's playouts are measured against in `benches/playouts.rs`. Each is checked
 //! against the interpreter in `tests/fast_engines.rs`.
 
+pub mod sight;
 pub mod staqs;
 pub mod vlkno;
