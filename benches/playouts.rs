@@ -19,6 +19,10 @@
 //!   `bounce interpreter/reference speed ratio (...)` printed after the group are the
 //!   reference's median time over each interpreter way's (above 1: the interpreter is
 //!   faster); the listing one compares the move generators like for like.
+//! - `staqs_playout/{interpreter,hand_written}` and `bounce_playout/{..}` (8x8): random
+//!   games by the interpreter and by the engines written by hand for speed (`tests/fast/`),
+//!   with the line `<game> interpreter/hand-written speed ratio` printed after each group:
+//!   the hand-written median over the interpreter's (1 would be as fast).
 
 use std::cell::Cell;
 use std::hint::black_box;
@@ -47,6 +51,9 @@ use reference::bounce::Bounce;
 mod fast;
 
 use fast::staqs::Staqs;
+
+/// The hand-written Bounce on boards of up to 8x8 (one 64-bit word).
+type Bounce8 = fast::bounce::Bounce<u64>;
 
 /// A game file's `NAME=VALUE` parameters.
 type Params = &'static [(&'static str, &'static str)];
@@ -221,38 +228,52 @@ fn bounce_interpreter_against_reference(c: &mut Criterion) {
     }
 }
 
-/// Part (c): random games of each game by the interpreter (as `rulebook bench` plays them)
-/// and by its hand-written engine (`tests/fast/`), in one group, then the interpreter's
-/// speed as a share of the hand-written one's (the issue's ratio: 1 would be as fast).
+/// Part (c): random games by the interpreter against the hand-written engines
+/// (`tests/fast/`): STAQS, and 8x8 Bounce.
 fn interpreter_against_hand_written(c: &mut Criterion) {
-    let game = load("staqs", &[]);
+    against_hand_written(c, "staqs", &load("staqs", &[]), |rng| {
+        black_box(Staqs::start(false)).random_playout(rng);
+    });
+    against_hand_written(c, "bounce", &load("bounce", &[("size", "8")]), |rng| {
+        black_box(Bounce8::start(8)).random_playout(rng);
+    });
+}
+
+/// Random games of one game by the interpreter (as `rulebook bench` plays them) and by its
+/// hand-written engine (`by_hand` plays one game from the start), in the group
+/// `<label>_playout`, then the interpreter's speed as a share of the hand-written one's
+/// (the issue's ratio: 1 would be as fast).
+fn against_hand_written(
+    c: &mut Criterion,
+    label: &str,
+    game: &Game,
+    mut by_hand: impl FnMut(&mut Xoshiro256PlusPlus),
+) {
     let start = game.start();
     let began = SystemTime::now();
-    let group_name = "staqs_playout";
-    let mut group = c.benchmark_group(group_name);
+    let group_name = format!("{label}_playout");
+    let mut group = c.benchmark_group(&group_name);
     group.sampling_mode(SamplingMode::Flat);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
     group.bench_function(INTERPRETER, |b| {
-        b.iter(|| interpreter_playout(&game, black_box(&start), &mut rng))
+        b.iter(|| interpreter_playout(game, black_box(&start), &mut rng))
     });
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
-    group.bench_function(HAND_WRITTEN, |b| {
-        b.iter(|| black_box(Staqs::start(false)).random_playout(&mut rng))
-    });
+    group.bench_function(HAND_WRITTEN, |b| b.iter(|| by_hand(&mut rng)));
     group.finish();
     match (
-        median_since(group_name, INTERPRETER, began),
-        median_since(group_name, HAND_WRITTEN, began),
+        median_since(&group_name, INTERPRETER, began),
+        median_since(&group_name, HAND_WRITTEN, began),
     ) {
         (Ok(interpreter), Ok(by_hand)) => println!(
-            "staqs interpreter/hand-written speed ratio: {:.4} (median playout: interpreter {}, \
+            "{label} interpreter/hand-written speed ratio: {:.4} (median playout: interpreter {}, \
              hand-written {})",
             by_hand / interpreter,
             micros(interpreter),
             micros(by_hand)
         ),
         (Err(e), _) | (_, Err(e)) => {
-            println!("staqs interpreter/hand-written speed ratio: n/a ({e})")
+            println!("{label} interpreter/hand-written speed ratio: n/a ({e})")
         }
     }
 }

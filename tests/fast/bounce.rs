@@ -26,7 +26,7 @@
 //! nothing is listed and nothing allocated.
 
 use std::fmt::Debug;
-use std::ops::{BitAnd, BitOr, Not, Shl, Shr};
+use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 
 use rand::{Rng, RngExt};
 
@@ -37,6 +37,7 @@ pub trait Bits:
     + Debug
     + BitAnd<Output = Self>
     + BitOr<Output = Self>
+    + BitXor<Output = Self>
     + Not<Output = Self>
     + Shl<u32, Output = Self>
     + Shr<u32, Output = Self>
@@ -119,6 +120,13 @@ impl<const W: usize> BitOr for Wide<W> {
     type Output = Self;
     fn bitor(self, other: Self) -> Self {
         Wide(std::array::from_fn(|i| self.0[i] | other.0[i]))
+    }
+}
+
+impl<const W: usize> BitXor for Wide<W> {
+    type Output = Self;
+    fn bitxor(self, other: Self) -> Self {
+        Wide(std::array::from_fn(|i| self.0[i] ^ other.0[i]))
     }
 }
 
@@ -275,76 +283,83 @@ impl<B: Bits> Geometry<B> {
     }
 }
 
-/// One side's checkers split into groups, with what move generation asks of them.
+/// One side's checkers split into groups, with what move generation asks of them. Lone
+/// checkers (groups of one, most groups in a game's first half) are kept as one set and
+/// need no fill or entry of their own.
 struct Groups<B: Bits> {
-    /// Per cell holding one of the side's checkers: its group.
-    label: B::Table<u16>,
-    /// Per group: its cells and its size.
+    /// The checkers with no neighbour of their colour.
+    lone: B,
+    /// The groups of two or more: their cells and sizes, `count` of them in no order.
     members: B::Table<B>,
     sizes: B::Table<u32>,
-    /// `up_to[t]`: the cells of the groups of at most `t` checkers, for `t <= largest`.
-    up_to: B::Table<B>,
     count: usize,
-    largest: usize,
     /// The side's cells that may cut their group apart ([`Geometry::cuts`]).
     cuts: B,
 }
 
 impl<B: Bits> Groups<B> {
-    fn new() -> Self {
-        Groups {
-            label: B::table(0),
+    /// The groups of the side with the checkers `own`.
+    fn new(geometry: &Geometry<B>, own: B) -> Self {
+        let mut groups = Groups {
+            lone: B::ZERO,
             members: B::table(B::ZERO),
             sizes: B::table(0),
-            up_to: B::table(B::ZERO),
             count: 0,
-            largest: 0,
             cuts: B::ZERO,
-        }
+        };
+        groups.update(geometry, own, own);
+        groups
     }
 
-    /// Splits `own` into its groups.
-    fn split(&mut self, geometry: &Geometry<B>, own: B) {
-        let (label, members, sizes, up_to) = (
-            self.label.as_mut(),
-            self.members.as_mut(),
-            self.sizes.as_mut(),
-            self.up_to.as_mut(),
-        );
-        let mut rest = own;
+    /// Brings the groups up to date once the side's checkers are `own`, only the cells of
+    /// `changed` having changed: a group neither on nor next to those cells is as it was,
+    /// so only the cells of the others, and of `own` around `changed`, are filled again.
+    fn update(&mut self, geometry: &Geometry<B>, own: B, changed: B) {
+        let (members, sizes) = (self.members.as_mut(), self.sizes.as_mut());
+        let near = changed | geometry.around(changed);
+        let lone = own & !geometry.around(own);
+        let mut redo = own & near;
         let mut count = 0;
-        let mut largest = 0;
-        while rest != B::ZERO {
-            let group = geometry.fill(B::bit(rest.first()), own);
-            rest = rest & !group;
-            for cell in cells(group) {
-                label[cell] = count as u16;
-            }
-            let size = group.count();
-            members[count] = group;
+        for g in 0..self.count {
+            // Kept in place (compacted), or left to fill again.
+            let (cells, size) = (members[g], sizes[g]);
+            let kept = cells & near == B::ZERO;
+            members[count] = cells;
             sizes[count] = size;
-            largest = largest.max(size as usize);
+            count += usize::from(kept);
+            if !kept {
+                redo = redo | cells;
+            }
+        }
+        let mut rest = redo & own & !lone;
+        while rest != B::ZERO {
+            let group = geometry.fill(B::bit(rest.first()), rest);
+            rest = rest & !group;
+            members[count] = group;
+            sizes[count] = group.count();
             count += 1;
         }
-        up_to[..=largest].fill(B::ZERO);
-        for g in 0..count {
-            let t = sizes[g] as usize;
-            up_to[t] = up_to[t] | members[g];
-        }
-        for t in 1..=largest {
-            up_to[t] = up_to[t] | up_to[t - 1];
-        }
+        self.lone = lone;
         self.count = count;
-        self.largest = largest;
         self.cuts = geometry.cuts(own);
+    }
+
+    /// Whether the side's checkers (at least one) form one group (rule 8).
+    fn one(&self) -> bool {
+        if self.lone == B::ZERO {
+            self.count == 1
+        } else {
+            self.count == 0 && self.lone.rest() == B::ZERO
+        }
     }
 }
 
 /// The legal moves of a position: per empty cell with at least one, the cells whose
-/// checker may move there, in increasing order of the empty cell.
+/// checker may move there and their number, in increasing order of the empty cell.
 struct Destinations<B: Bits> {
     to: B::Table<u16>,
     from: B::Table<B>,
+    count: B::Table<u32>,
     len: usize,
     /// The number of moves.
     total: u32,
@@ -355,6 +370,7 @@ impl<B: Bits> Destinations<B> {
         Destinations {
             to: B::table(0),
             from: B::table(B::ZERO),
+            count: B::table(0),
             len: 0,
             total: 0,
         }
@@ -363,13 +379,13 @@ impl<B: Bits> Destinations<B> {
     /// Move number `index` (below `total`): destinations in increasing order, origins in
     /// increasing order for each.
     fn nth(&self, mut index: u32) -> Move {
-        for (&to, &from) in self.to.as_ref()[..self.len]
-            .iter()
-            .zip(&self.from.as_ref()[..self.len])
-        {
-            let n = from.count();
+        for i in 0..self.len {
+            let n = self.count.as_ref()[i];
             if index < n {
-                return Move::Step(nth(from, index) as u16, to);
+                return Move::Step(
+                    nth(self.from.as_ref()[i], index) as u16,
+                    self.to.as_ref()[i],
+                );
             }
             index -= n;
         }
@@ -429,62 +445,73 @@ impl<B: Bits> Bounce<B> {
     fn destinations(&self, groups: &Groups<B>, out: &mut Destinations<B>) {
         let own = self.checkers[self.to_move as usize];
         let empty = self.geometry.all & !(self.checkers[0] | self.checkers[1]);
-        let (label, members, sizes, up_to) = (
-            groups.label.as_ref(),
-            groups.members.as_ref(),
-            groups.sizes.as_ref(),
-            groups.up_to.as_ref(),
-        );
+        let (members, sizes) = (groups.members.as_ref(), groups.sizes.as_ref());
         let (mut len, mut total) = (0, 0);
         for to in cells(empty) {
             let touching = self.geometry.around(B::bit(to)) & own;
             if touching == B::ZERO {
                 continue;
             }
-            // The distinct groups next to `to`: their cells, their total size and the
-            // largest of them.
-            let mut seen = [u16::MAX; 4];
-            let mut k = 0;
-            let (mut joined, mut t, mut big, mut h) = (B::ZERO, 0, 0, 0);
+            // The distinct groups next to `to`: their cells, their number, their total size
+            // and the largest of two or more checkers (a lone checker is never more than
+            // half of two groups or more).
+            let (mut joined, mut k, mut t) = (B::ZERO, 0, 0);
+            let (mut big, mut h) = (0, 0);
             for cell in cells(touching) {
-                let g = label[cell];
-                if !seen[..k].contains(&g) {
-                    seen[k] = g;
-                    k += 1;
-                    let size = sizes[g as usize];
-                    joined = joined | members[g as usize];
-                    t += size;
-                    if size > h {
-                        (big, h) = (g as usize, size);
-                    }
+                let bit = B::bit(cell);
+                if joined & bit != B::ZERO {
+                    continue;
+                }
+                k += 1;
+                if groups.lone & bit != B::ZERO {
+                    joined = joined | bit;
+                    t += 1;
+                    continue;
+                }
+                let g = (0..groups.count)
+                    .find(|&g| members[g] & bit != B::ZERO)
+                    .expect("a group");
+                joined = joined | members[g];
+                t += sizes[g];
+                if sizes[g] > h {
+                    (big, h) = (g, sizes[g]);
                 }
             }
-            let mut from = up_to[(t as usize).min(groups.largest)] & !joined;
+            // The checkers of groups away from `to` of at most `t`: all but the larger ones.
+            let mut away = joined;
+            for g in 0..groups.count {
+                if sizes[g] > t {
+                    away = away | members[g];
+                }
+            }
+            let mut from = own & !away;
             if k >= 2 {
                 if 2 * h > t {
                     from = from
                         | (joined & !members[big])
-                        | self.from_majority(members[big], h, touching, t - h, groups.cuts);
+                        | self.from_majority(members[big], touching, t - h, groups.cuts);
                 } else {
                     from = from | joined;
                 }
             }
             if from != B::ZERO {
+                let n = from.count();
                 out.to.as_mut()[len] = to as u16;
                 out.from.as_mut()[len] = from;
+                out.count.as_mut()[len] = n;
                 len += 1;
-                total += from.count();
+                total += n;
             }
         }
         out.len = len;
         out.total = total;
     }
 
-    /// The checkers of the group `group` (`size` of them, more than the `others` checkers
-    /// of the other groups next to the destination) that may move to a destination touching
-    /// the group at `touching`: those leaving fewer than `others` checkers of the group cut
-    /// off from the destination.
-    fn from_majority(&self, group: B, size: u32, touching: B, others: u32, cuts: B) -> B {
+    /// The checkers of the group `group` (more than the `others` checkers of the other
+    /// groups next to the destination) that may move to a destination touching the group at
+    /// `touching`: those leaving fewer than `others` checkers of the group cut off from the
+    /// destination.
+    fn from_majority(&self, group: B, touching: B, others: u32, cuts: B) -> B {
         let touching = touching & group;
         let mut legal = group & !cuts;
         if touching.rest() == B::ZERO {
@@ -494,8 +521,11 @@ impl<B: Bits> Bounce<B> {
         for cell in cells(group & cuts) {
             let lifted = !B::bit(cell);
             let seed = touching & lifted;
-            if seed != B::ZERO && self.geometry.fill(seed, group & lifted).count() + others >= size
-            {
+            if seed == B::ZERO {
+                continue;
+            }
+            let cut_off = group & lifted & !self.geometry.fill(seed, group & lifted);
+            if cut_off == B::ZERO || (others > 1 && cut_off.count() < others) {
                 legal = legal | B::bit(cell);
             }
         }
@@ -528,9 +558,7 @@ impl<B: Bits> Bounce<B> {
 
     /// The groups of the player to act.
     fn groups(&self) -> Groups<B> {
-        let mut groups = Groups::new();
-        groups.split(&self.geometry, self.checkers[self.to_move as usize]);
-        groups
+        Groups::new(&self.geometry, self.checkers[self.to_move as usize])
     }
 
     /// Every legal ply, in the order a playout draws from.
@@ -540,18 +568,18 @@ impl<B: Bits> Bounce<B> {
         (0..n).map(|i| self.nth_with(&out, i)).collect()
     }
 
-    /// Moves or removes the mover's checker; the turn passes.
-    fn apply(&mut self, m: Move) {
-        let own = &mut self.checkers[self.to_move as usize];
-        *own = match m {
-            Move::Step(from, to) => {
-                debug_assert!(*own & B::bit(from as usize) != B::ZERO);
-                (*own & !B::bit(from as usize)) | B::bit(to as usize)
-            }
-            Move::Remove(cell) => *own & !B::bit(cell as usize),
+    /// Moves or removes the mover's checker; the turn passes. Returns the cells changed.
+    fn apply(&mut self, m: Move) -> B {
+        let changed = match m {
+            Move::Step(from, to) => B::bit(from as usize) | B::bit(to as usize),
+            Move::Remove(cell) => B::bit(cell as usize),
         };
+        let own = &mut self.checkers[self.to_move as usize];
+        // Both cells of a step flip: the origin empties, the destination fills.
+        *own = *own ^ changed;
         self.plies += 1;
         self.to_move ^= 1;
+        changed
     }
 
     /// Rule 8: the player who has just played wins with all their checkers in one group.
@@ -596,10 +624,7 @@ impl<B: Bits> Bounce<B> {
     /// Plays uniformly random plies to the end; returns the winner. Each side's groups
     /// are split once per ply of its own, after it (see the module's comment).
     pub fn random_playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u8 {
-        let mut groups = [Groups::new(), Groups::new()];
-        for (p, g) in groups.iter_mut().enumerate() {
-            g.split(&self.geometry, self.checkers[p]);
-        }
+        let mut groups = self.checkers.map(|own| Groups::new(&self.geometry, own));
         let mut out = Destinations::new();
         loop {
             if let Some(winner) = self.winner {
@@ -608,9 +633,9 @@ impl<B: Bits> Bounce<B> {
             let me = self.to_move as usize;
             let n = self.count_with(&groups[me], &mut out);
             let m = self.nth_with(&out, rng.random_range(0..n));
-            self.apply(m);
-            groups[me].split(&self.geometry, self.checkers[me]);
-            self.end_turn(groups[me].count == 1);
+            let changed = self.apply(m);
+            groups[me].update(&self.geometry, self.checkers[me], changed);
+            self.end_turn(groups[me].one());
         }
     }
 
