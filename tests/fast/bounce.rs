@@ -19,11 +19,12 @@
 //!   joined around them) can cut anything off; for those a fill of the group without them
 //!   measures the part still touching `to`.
 //!
-//! A checker's groups only change on its own turn, so a playout splits a side into groups
-//! once, after its ply: that answers the end test (one group) and serves its next turn's
-//! move generation. A random ply is drawn exactly uniformly by counting the legal plies
-//! (popcounts of each destination's set of origins) and walking to the drawn index, so
-//! nothing is listed and nothing allocated.
+//! A side's groups only change on its own turn, and only on and around the cells its ply
+//! changed: a playout keeps each side's groups and, after a ply, fills again only the groups
+//! there; that answers the end test (one group) and serves the side's next turn. A random
+//! ply is drawn exactly uniformly by counting the legal plies (popcounts of each
+//! destination's set of origins) and walking to the drawn index, so nothing is listed and
+//! nothing allocated.
 
 use std::fmt::Debug;
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
@@ -48,6 +49,7 @@ pub trait Bits:
     const CELLS: usize;
     /// An array with an entry per cell, on the stack, for per-cell and per-group tables.
     type Table<T: Copy>: AsRef<[T]> + AsMut<[T]>;
+    /// A table with `fill` in every entry.
     fn table<T: Copy>(fill: T) -> Self::Table<T>;
     /// The set of one cell.
     fn bit(cell: usize) -> Self;
@@ -393,7 +395,7 @@ impl<B: Bits> Destinations<B> {
     }
 }
 
-/// A ply: a checker moved from a cell to another, or removed (rule 7).
+/// A ply: a checker moved from a cell to another (`from`, `to`), or removed (rule 7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Move {
     Step(u16, u16),
@@ -417,7 +419,7 @@ impl<B: Bits> Bounce<B> {
     pub fn start(size: u32) -> Self {
         let n = size as usize;
         assert!(
-            (4..=26).contains(&size) && size % 2 == 0 && n * n <= B::CELLS,
+            (4..=26).contains(&size) && size.is_multiple_of(2) && n * n <= B::CELLS,
             "size {size} does not fit this board word"
         );
         let geometry = Geometry::new(size);
@@ -489,7 +491,7 @@ impl<B: Bits> Bounce<B> {
                 if 2 * h > t {
                     from = from
                         | (joined & !members[big])
-                        | self.from_majority(members[big], touching, t - h, groups.cuts);
+                        | self.origins_in_majority(members[big], touching, t - h, groups.cuts);
                 } else {
                     from = from | joined;
                 }
@@ -511,7 +513,7 @@ impl<B: Bits> Bounce<B> {
     /// groups next to the destination) that may move to a destination touching the group at
     /// `touching`: those leaving fewer than `others` checkers of the group cut off from the
     /// destination.
-    fn from_majority(&self, group: B, touching: B, others: u32, cuts: B) -> B {
+    fn origins_in_majority(&self, group: B, touching: B, others: u32, cuts: B) -> B {
         let touching = touching & group;
         let mut legal = group & !cuts;
         if touching.rest() == B::ZERO {
@@ -589,7 +591,7 @@ impl<B: Bits> Bounce<B> {
         }
     }
 
-    /// Plays a legal ply.
+    /// Plays a legal ply; the end test fills the mover's checkers from one of them.
     pub fn play(&mut self, m: Move) {
         self.apply(m);
         let own = self.checkers[(self.to_move ^ 1) as usize];
@@ -621,8 +623,9 @@ impl<B: Bits> Bounce<B> {
         format!("{}{}", (b'a' + (cell % n) as u8) as char, cell / n + 1)
     }
 
-    /// Plays uniformly random plies to the end; returns the winner. Each side's groups
-    /// are split once per ply of its own, after it (see the module's comment).
+    /// Plays uniformly random plies to the end; returns the winner. Each side's groups are
+    /// kept from ply to ply, brought up to date after each ply of its own (see the module's
+    /// comment).
     pub fn random_playout<R: Rng + ?Sized>(&mut self, rng: &mut R) -> u8 {
         let mut groups = self.checkers.map(|own| Groups::new(&self.geometry, own));
         let mut out = Destinations::new();
