@@ -3,5 +3,6 @@
 //! against the interpreter in `tests/fast_engines.rs`.
 
 pub mod sight;
+pub mod bounce;
 pub mod staqs;
 pub mod vlkno;
