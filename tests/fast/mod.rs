@@ -2,4 +2,5 @@
 //! interpreter's playouts are measured against in `benches/playouts.rs`. Each is checked
 //! against the interpreter in `tests/fast_engines.rs`.
 
+pub mod splut;
 pub mod staqs;
