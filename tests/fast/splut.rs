@@ -4,13 +4,14 @@
 //! and both readings of rule 10 (`lev_into_vacated`).
 //!
 //! The 41 squares of the diamond are numbered rank by rank from e1 (0) to e9 (40), so a set
-//! of squares is a `u64`; a table gives each square's neighbour in each direction, with
-//! [`OFF`] (bit 63, in no set) past the edge, so that "one step that way is empty" is a
-//! table read and a bit test with no bounds check. The position keeps both a mailbox (what
-//! stands on each square, for pushes and throws, which must know who they move or hit) and
-//! the sets of occupied squares and of rocks (for the quick "can this piece step at all"
-//! tests), plus each seat's three pieces and each rock's square, so that listing a player's
-//! steps looks at three pieces and four rocks, never at the whole board.
+//! of squares is a `u64`; tables built at compile time give each square's neighbour in each
+//! direction, with [`OFF`] (bit 63, in no set) past the edge, and the ray of squares beyond
+//! it, so that "one step that way is empty" is a table read and a bit test, and so is "this
+//! dwarf can push that way" (an empty square anywhere on the ray). The position keeps a
+//! mailbox (what stands on each square, for pushes and throws, which must know what they
+//! move or hit), the sets of occupied squares and of rocks, and where each rock and piece
+//! stands, so that listing a player's steps looks at three pieces and four rocks, never at
+//! the whole board.
 //!
 //! Rule 11 follows rocks by identity: the rocks moved (any way) during the current turn
 //! and during the one before are two 4-bit masks, shifted at every turn, a silent pass
@@ -18,10 +19,10 @@
 //! may levitate (all four until a levitation, then the one rock for the very next step
 //! only, then none for the rest of the turn).
 //!
-//! A random playout lists the mover's steps into a fixed array on the stack (at most 40:
-//! the sorcerer's 4 directions with up to 4 levitations each, the troll's 4 with up to 4
-//! throws each, the dwarf's 4) and draws one index uniformly, so nothing is allocated per
-//! ply and the draw is the same as picking from [`Splut::moves`].
+//! A random playout lists the mover's steps into a fixed array on the stack and draws one
+//! index uniformly, so nothing is allocated per ply and the draw is the same as picking
+//! from [`Splut::moves`]. Listing is branch-free where the outcome is unpredictable: each
+//! candidate ply (16 bits) is stored, and kept by adding its legality to the count.
 
 use rand::{Rng, RngExt};
 
@@ -34,7 +35,8 @@ const BOARD: u64 = (1 << CELLS) - 1;
 /// The ply cap of the game file (`max_plies`): the game is a draw after that many plies.
 const MAX_PLIES: u32 = 3000;
 /// The most plies a position can have: 4 sorcerer steps with 4 levitations each, 4 troll
-/// steps onto a rock with 4 throws each (or a step and a pull), 4 dwarf steps.
+/// steps onto a rock with 4 throws each (or a step and a pull), 4 dwarf steps. A candidate
+/// is stored at the count of plies kept before it, so the stores stay within it too.
 const MAX_MOVES: usize = 40;
 
 /// Directions in notation order of `games/splut.toml`'s board: north, east, south, west;
@@ -73,6 +75,10 @@ struct Tables {
     step: [[u8; 4]; 64],
     /// Per square: the set of its neighbours.
     neighbours: [u64; 64],
+    /// Per square and direction: the squares met going that way, the square excluded. The
+    /// dwarf's push (rule 18) needs an empty square past the unbroken line in front of it,
+    /// that is an empty square anywhere on this ray.
+    rays: [[u64; 4]; 64],
     /// Per square: file and rank, from 0.
     coords: [(u8, u8); CELLS],
 }
@@ -87,6 +93,7 @@ const fn tables() -> Tables {
     let mut t = Tables {
         step: [[OFF; 4]; 64],
         neighbours: [0; 64],
+        rays: [[0; 4]; 64],
         coords: [(0, 0); CELLS],
     };
     // Square numbers on the 9x9 grid, rank by rank.
@@ -121,12 +128,26 @@ const fn tables() -> Tables {
         }
         cell += 1;
     }
+    let mut cell = 0;
+    while cell < CELLS {
+        let mut d = 0;
+        while d < 4 {
+            let mut at = t.step[cell][d];
+            while at != OFF {
+                t.rays[cell][d] |= 1 << at;
+                at = t.step[at as usize][d];
+            }
+            d += 1;
+        }
+        cell += 1;
+    }
     t
 }
 
 #[inline(always)]
 fn step(cell: u8, dir: usize) -> u8 {
-    TABLES.step[cell as usize][dir]
+    // Masked so that the index needs no bounds check: every square (and OFF) is below 64.
+    TABLES.step[(cell & 63) as usize][dir & 3]
 }
 
 #[inline(always)]
@@ -163,20 +184,52 @@ enum Extra {
     Throw(u8),
 }
 
-/// A ply: the piece on `from` steps in direction `dir`; the piece is whatever stands on
-/// `from` in the position the ply is played in.
+/// A ply, packed in 16 bits: the square of the piece that steps (bits 0-5; the piece is
+/// whatever stands there in the position the ply is played in), its direction (6-7), what
+/// goes with it (8-9: [`STEP`], [`LEV`], [`PULL`], [`THROW`]) and that extra's square or
+/// direction (10-15). One store writes a candidate ply, and playing it reads it back whole:
+/// a ply written field by field and read as one word would stall the processor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Move {
-    from: u8,
-    dir: u8,
-    extra: Extra,
+pub struct Move(u16);
+
+const STEP: u16 = 0;
+const LEV: u16 = 1 << 8;
+const PULL: u16 = 2 << 8;
+const THROW: u16 = 3 << 8;
+
+impl Move {
+    /// The step of the piece on `from` towards `dir`, with nothing else.
+    #[inline(always)]
+    fn step(from: u8, dir: usize) -> Move {
+        Move(from as u16 | (dir as u16) << 6)
+    }
+
+    /// This step with an extra and its square or direction.
+    #[inline(always)]
+    fn with(self, extra: u16, value: u8) -> Move {
+        Move(self.0 | extra | (value as u16) << 10)
+    }
+
+    fn from(self) -> u8 {
+        (self.0 & 63) as u8
+    }
+
+    fn dir(self) -> usize {
+        (self.0 >> 6 & 3) as usize
+    }
+
+    fn extra(self) -> Extra {
+        let value = (self.0 >> 10) as u8;
+        match self.0 & THROW {
+            STEP => Extra::None,
+            LEV => Extra::Lev(value),
+            PULL => Extra::Pull,
+            _ => Extra::Throw(value),
+        }
+    }
 }
 
-const NO_MOVE: Move = Move {
-    from: OFF,
-    dir: 0,
-    extra: Extra::None,
-};
+const NO_MOVE: Move = Move(0);
 
 /// A position, with the state of the turn in progress.
 #[derive(Clone, Copy, Debug)]
@@ -187,10 +240,10 @@ pub struct Splut {
     occupied: u64,
     /// Squares holding a rock.
     rocks: u64,
-    /// Per rock: its square.
-    rock_at: [u8; 4],
-    /// Per seat and kind: the piece's square, or [`OFF`] once it left the board.
-    pieces: [[u8; 3]; 4],
+    /// Per mailbox code (a rock, or a seat's piece of a kind): where it stands, or [`OFF`]
+    /// (a piece that left the board, or of a seat not in the game). One table for both,
+    /// so that moving anything updates it without asking what moved.
+    at: [u8; 32],
     /// Seats in the game, and seats whose sorcerer lives.
     seats: u8,
     alive: u8,
@@ -227,8 +280,7 @@ impl Splut {
             board: [EMPTY; 64],
             occupied: 0,
             rocks: 0,
-            rock_at: [OFF; 4],
-            pieces: [[OFF; 3]; 4],
+            at: [OFF; 32],
             seats,
             alive: seats,
             to_move: 0,
@@ -254,32 +306,50 @@ impl Splut {
         pos
     }
 
-    /// Puts `code` on the empty square `cell`.
-    fn put(&mut self, cell: u8, code: u8) {
-        self.board[cell as usize] = code;
-        self.occupied |= bit(cell);
-        if code >= PIECE {
-            self.pieces[((code >> 2) & 3) as usize][(code & 3) as usize] = cell;
-        } else {
-            self.rocks |= bit(cell);
-            self.rock_at[(code - ROCK) as usize] = cell;
-        }
+    /// What stands on `cell` (a mailbox code).
+    #[inline(always)]
+    fn code(&self, cell: u8) -> u8 {
+        self.board[(cell & 63) as usize]
     }
 
-    /// Empties `cell`, returning what stood there.
+    /// The square of the piece of `seat` of `kind`, or [`OFF`].
+    #[inline(always)]
+    fn piece(&self, seat: u8, kind: usize) -> u8 {
+        self.at[(PIECE | seat << 2) as usize + kind]
+    }
+
+    /// Toggles `code` on the squares of `cells` in the sets (occupied, and rocks for a rock):
+    /// both updated without a branch.
+    #[inline(always)]
+    fn toggle(&mut self, cells: u64, code: u8) {
+        self.occupied ^= cells;
+        self.rocks ^= cells & ((code < PIECE) as u64).wrapping_neg();
+    }
+
+    /// Puts `code` on the empty square `cell`.
+    fn put(&mut self, cell: u8, code: u8) {
+        self.board[(cell & 63) as usize] = code;
+        self.at[(code & 31) as usize] = cell;
+        self.toggle(bit(cell), code);
+    }
+
+    /// Empties `cell`, returning what stood there (now nowhere).
     fn take(&mut self, cell: u8) -> u8 {
-        let code = self.board[cell as usize];
-        self.board[cell as usize] = EMPTY;
-        self.occupied &= !bit(cell);
-        self.rocks &= !bit(cell);
+        let code = self.code(cell);
+        self.board[(cell & 63) as usize] = EMPTY;
+        self.at[(code & 31) as usize] = OFF;
+        self.toggle(bit(cell), code);
         code
     }
 
     /// Moves what stands on `from` to the empty square `to`.
     #[inline(always)]
     fn relocate(&mut self, from: u8, to: u8) {
-        let code = self.take(from);
-        self.put(to, code);
+        let code = self.code(from);
+        self.board[(from & 63) as usize] = EMPTY;
+        self.board[(to & 63) as usize] = code;
+        self.at[(code & 31) as usize] = to;
+        self.toggle(bit(from) | bit(to), code);
     }
 
     #[inline(always)]
@@ -294,24 +364,13 @@ impl Splut {
         (code != EMPTY && code < PIECE) || (code >= PIECE && (code & 3) as usize == TROLL)
     }
 
-    /// Whether the dwarf on `from` can step `dir`: the line of pieces from the square
-    /// there on ends at an empty square of the board (rule 18).
-    #[inline(always)]
-    fn can_push(&self, from: u8, dir: usize) -> bool {
-        let empty = self.empty();
-        let mut at = step(from, dir);
-        while at != OFF {
-            if empty & bit(at) != 0 {
-                return true;
-            }
-            at = step(at, dir);
-        }
-        false
-    }
-
     /// Whether `seat` has a legal step (its sorcerer lives).
     fn can_play(&self, seat: u8) -> bool {
-        let [sorcerer, dwarf, troll] = self.pieces[seat as usize];
+        let (sorcerer, dwarf, troll) = (
+            self.piece(seat, SORCERER),
+            self.piece(seat, DWARF),
+            self.piece(seat, TROLL),
+        );
         let empty = self.empty();
         // A sorcerer's plain step needs only an empty neighbour; a troll next to a rock
         // can always step onto it and throw it back over the square it left.
@@ -320,85 +379,70 @@ impl Splut {
         {
             return true;
         }
-        dwarf != OFF && (0..4).any(|d| self.can_push(dwarf, d))
+        dwarf != OFF
+            && TABLES.rays[dwarf as usize]
+                .iter()
+                .any(|&ray| ray & empty != 0)
     }
 
-    /// Lists the legal plies into `out`; returns how many (0 once the game is over).
+    /// Lists the legal plies into `out`; returns how many (0 once the game is over). Each
+    /// candidate is written whether legal or not and kept by advancing the count by its
+    /// legality: random positions make those tests unpredictable, and a mispredicted
+    /// branch costs more than a store.
     pub fn fill(&self, out: &mut [Move; MAX_MOVES]) -> usize {
         if self.result.is_some() {
             return 0;
         }
         let mut n = 0;
-        let [sorcerer, dwarf, troll] = self.pieces[self.to_move as usize];
+        let seat = self.to_move;
+        let (sorcerer, dwarf, troll) = (
+            self.piece(seat, SORCERER),
+            self.piece(seat, DWARF),
+            self.piece(seat, TROLL),
+        );
         let empty = self.empty();
-        // Rules 9-13: the sorcerer, with the rocks it may levitate (rules 11 and 12).
+        // Rules 9-13: the sorcerer, with the rocks it may levitate (rules 11 and 12). A
+        // rock moves the sorcerer's way, so it can never be bound for the square the
+        // sorcerer enters (it would have to stand where the sorcerer stands): the squares
+        // free for it are the empty ones, and with rule 10's reading the one it leaves.
         let levitable = self.lev & !self.moved_before;
-        for dir in 0..4 {
-            let to = step(sorcerer, dir);
-            if empty & bit(to) == 0 {
-                continue;
-            }
-            let m = Move {
-                from: sorcerer,
-                dir: dir as u8,
-                extra: Extra::None,
+        let free = empty
+            | if self.lev_into_vacated {
+                bit(sorcerer)
+            } else {
+                0
             };
+        for dir in 0..4 {
+            let open = (empty >> step(sorcerer, dir) & 1) as usize;
+            let m = Move::step(sorcerer, dir);
             out[n] = m;
-            n += 1;
-            // Empty once the sorcerer has stepped: `to` is taken, `from` free with rule
-            // 10's reading.
-            let after = (empty & !bit(to))
-                | if self.lev_into_vacated {
-                    bit(sorcerer)
-                } else {
-                    0
-                };
+            n += open;
             let mut rocks = levitable;
             while rocks != 0 {
-                let rock = self.rock_at[rocks.trailing_zeros() as usize];
+                let rock = self.at[(ROCK + rocks.trailing_zeros() as u8) as usize];
                 rocks &= rocks - 1;
-                if after & bit(step(rock, dir)) != 0 {
-                    out[n] = Move {
-                        extra: Extra::Lev(rock),
-                        ..m
-                    };
-                    n += 1;
-                }
+                out[n] = m.with(LEV, rock);
+                n += open & (free >> step(rock, dir) & 1) as usize;
             }
         }
         // Rules 14-17: the troll steps (and may pull), or steps onto a rock and throws it.
         if troll != OFF {
             for dir in 0..4 {
                 let to = step(troll, dir);
-                let m = Move {
-                    from: troll,
-                    dir: dir as u8,
-                    extra: Extra::None,
-                };
-                if empty & bit(to) != 0 {
-                    out[n] = m;
-                    n += 1;
-                    if self.rocks & bit(step(troll, dir ^ 2)) != 0 {
-                        out[n] = Move {
-                            extra: Extra::Pull,
-                            ..m
-                        };
-                        n += 1;
-                    }
-                } else if self.rocks & bit(to) != 0 {
+                let m = Move::step(troll, dir);
+                let open = (empty >> to & 1) as usize;
+                out[n] = m;
+                n += open;
+                out[n] = m.with(PULL, 0);
+                n += open & (self.rocks >> step(troll, dir ^ 2) & 1) as usize;
+                if self.rocks & bit(to) != 0 {
                     // The rock must move at least one square: the next one is on the board
                     // and neither a troll nor a rock (the troll's own square is vacated).
                     for throw in 0..4 {
                         let next = step(to, throw);
-                        if next != OFF
-                            && (next == troll || !Self::blocks(self.board[next as usize]))
-                        {
-                            out[n] = Move {
-                                extra: Extra::Throw(throw as u8),
-                                ..m
-                            };
-                            n += 1;
-                        }
+                        out[n] = m.with(THROW, throw as u8);
+                        n += (next != OFF && (next == troll || !Self::blocks(self.code(next))))
+                            as usize;
                     }
                 }
             }
@@ -406,14 +450,8 @@ impl Splut {
         // Rule 18: the dwarf steps, pushing the line in front of it.
         if dwarf != OFF {
             for dir in 0..4 {
-                if self.can_push(dwarf, dir) {
-                    out[n] = Move {
-                        from: dwarf,
-                        dir: dir as u8,
-                        extra: Extra::None,
-                    };
-                    n += 1;
-                }
+                out[n] = Move::step(dwarf, dir);
+                n += (TABLES.rays[dwarf as usize][dir] & empty != 0) as usize;
             }
         }
         n
@@ -429,36 +467,36 @@ impl Splut {
     /// Plays a legal ply, then ends the turn or the game as the rules say.
     pub fn play(&mut self, m: Move) {
         let me = self.to_move;
-        let dir = m.dir as usize;
-        let to = step(m.from, dir);
+        let (from, dir) = (m.from(), m.dir());
+        let to = step(from, dir);
         // Rule 12: a step that does not levitate ends a levitation begun this turn.
         let mut lev = if self.lev == ALL_ROCKS { ALL_ROCKS } else { 0 };
         let mut thrown = false;
-        match m.extra {
+        match m.extra() {
             Extra::None => {
-                if self.board[m.from as usize] & 3 == DWARF as u8 {
+                if self.code(from) & 3 == DWARF as u8 {
                     self.push(to, dir);
                 }
-                self.relocate(m.from, to);
+                self.relocate(from, to);
             }
             Extra::Lev(rock) => {
-                self.relocate(m.from, to);
-                let k = self.board[rock as usize] - ROCK;
+                self.relocate(from, to);
+                let k = self.code(rock) - ROCK;
                 self.relocate(rock, step(rock, dir));
                 self.moved_now |= 1 << k;
                 lev = 1 << k;
             }
             Extra::Pull => {
-                self.relocate(m.from, to);
-                let behind = step(m.from, dir ^ 2);
-                self.moved_now |= 1 << (self.board[behind as usize] - ROCK);
-                self.relocate(behind, m.from);
+                self.relocate(from, to);
+                let behind = step(from, dir ^ 2);
+                self.moved_now |= 1 << (self.code(behind) - ROCK);
+                self.relocate(behind, from);
             }
             Extra::Throw(throw) => {
                 let rock = self.take(to);
-                self.relocate(m.from, to);
+                self.relocate(from, to);
                 let land = self.flight(to, throw as usize);
-                let hit = self.board[land as usize];
+                let hit = self.code(land);
                 if hit >= PIECE {
                     let seat = (hit >> 2) & 3;
                     if (hit & 3) as usize == SORCERER {
@@ -467,7 +505,6 @@ impl Splut {
                     } else {
                         // Only a dwarf can be where a rock lands short of an obstacle.
                         self.take(land);
-                        self.pieces[seat as usize][DWARF] = OFF;
                     }
                 }
                 self.put(land, rock);
@@ -495,7 +532,7 @@ impl Splut {
             cur = step(cur, dir);
         }
         for &cell in line[..len].iter().rev() {
-            let code = self.board[cell as usize];
+            let code = self.code(cell);
             if code < PIECE {
                 self.moved_now |= 1 << (code - ROCK);
             }
@@ -512,7 +549,7 @@ impl Splut {
             if next == OFF {
                 return at;
             }
-            let code = self.board[next as usize];
+            let code = self.code(next);
             if code >= PIECE && (code & 3) as usize == SORCERER {
                 return next;
             }
@@ -525,12 +562,12 @@ impl Splut {
 
     /// Removes a seat's team from the board and the game (rule 19).
     fn eliminate(&mut self, seat: u8) {
-        for cell in self.pieces[seat as usize] {
+        for kind in [SORCERER, DWARF, TROLL] {
+            let cell = self.piece(seat, kind);
             if cell != OFF {
                 self.take(cell);
             }
         }
-        self.pieces[seat as usize] = [OFF; 3];
         self.alive &= !(1 << seat);
     }
 
@@ -604,10 +641,10 @@ impl Splut {
 
     /// The game file's text of a ply.
     pub fn notation(&self, m: Move) -> String {
-        let letter = KIND_LETTERS[(self.board[m.from as usize] & 3) as usize];
-        let to = step(m.from, m.dir as usize);
-        let base = format!("{letter}{}-{}", name(m.from), name(to));
-        match m.extra {
+        let letter = KIND_LETTERS[(self.code(m.from()) & 3) as usize];
+        let to = step(m.from(), m.dir());
+        let base = format!("{letter}{}-{}", name(m.from()), name(to));
+        match m.extra() {
             Extra::None => base,
             Extra::Lev(rock) => format!("{base} lev {}", name(rock)),
             Extra::Pull => format!("{base} pull"),
