@@ -4,5 +4,6 @@
 
 pub mod sight;
 pub mod bounce;
+pub mod splut;
 pub mod staqs;
 pub mod vlkno;
