@@ -19,11 +19,11 @@
 //!   `bounce interpreter/reference speed ratio (...)` printed after the group are the
 //!   reference's median time over each interpreter way's (above 1: the interpreter is
 //!   faster); the listing one compares the move generators like for like.
-//! - `<game>_playout/{interpreter,hand_written}` (`staqs`, `vlkno`): a random game from the
-//!   start by the interpreter and by the game's hand-written engine (`tests/fast/`, written
-//!   for speed, drawing uniformly among the legal plies too), then the line
-//!   `<game> interpreter/hand-written speed ratio`: the hand-written median time over the
-//!   interpreter's (1 would be as fast).
+//! - `<game>_playout/{interpreter,hand_written}`: random games by the interpreter and by the
+//!   hand-written engine of `tests/fast/` (STAQS, Sight, VLKNO, Bounce 8x8, and Splut! for 2, 3 and 4 players:
+//!   `splut_playout`, `splut_players_3_playout`, `splut_players_4_playout`), each followed
+//!   by the line `<game> interpreter/hand-written speed ratio`: the hand-written median time
+//!   over the interpreter's (1 would be as fast).
 
 use std::cell::Cell;
 use std::hint::black_box;
@@ -51,8 +51,13 @@ use reference::bounce::Bounce;
 #[path = "../tests/fast/mod.rs"]
 mod fast;
 
+use fast::sight::Sight;
+use fast::splut::Splut;
 use fast::staqs::Staqs;
 use fast::vlkno::Vlkno;
+
+/// The hand-written Bounce on boards of up to 8x8.
+type Bounce8 = fast::bounce::Bounce<u64>;
 
 /// A game file's `NAME=VALUE` parameters.
 type Params = &'static [(&'static str, &'static str)];
@@ -227,30 +232,50 @@ fn bounce_interpreter_against_reference(c: &mut Criterion) {
     }
 }
 
-/// Part (c): random games of each game that has a hand-written engine (`tests/fast/`),
-/// by the interpreter and by that engine.
+/// Part (c): random games of each game by the interpreter (as `rulebook bench` plays them)
+/// and by its hand-written engine (`tests/fast/`), one group per game (and per Splut!
+/// player count), then the interpreter's speed as a share of the hand-written one's.
 fn interpreter_against_hand_written(c: &mut Criterion) {
-    against_hand_written(c, "staqs", |rng| {
+    against_hand_written(c, "staqs", "staqs", &[], |rng| {
         black_box(Staqs::start(false)).random_playout(rng)
     });
-    against_hand_written(c, "vlkno", |rng| {
+    against_hand_written(c, "sight", "sight", &[], |rng| {
+        black_box(Sight::start(false)).random_playout(rng)
+    });
+    against_hand_written(c, "vlkno", "vlkno", &[], |rng| {
         black_box(Vlkno::start(false)).random_playout(rng)
     });
+    // Each game starts from a copy of the start, as the interpreter's starts from a clone.
+    let bounce = Bounce8::start(8);
+    against_hand_written(c, "bounce", "bounce", &[("size", "8")], |rng| {
+        black_box(bounce).random_playout(rng)
+    });
+    for (label, players, params) in [
+        ("splut", 2, &[][..]),
+        ("splut_players_3", 3, &[("players", "3")][..]),
+        ("splut_players_4", 4, &[("players", "4")][..]),
+    ] {
+        against_hand_written(c, label, "splut", params, |rng| {
+            black_box(Splut::start(players, true)).random_playout(rng)
+        });
+    }
 }
 
-/// Random games of `games/<name>.toml` with its default parameters by the interpreter (as
-/// `rulebook bench` plays them) and by `playout`, the hand-written engine's random game
-/// from the start, in the group `<name>_playout`; then the interpreter's speed as a share
-/// of the hand-written one's (the issue's ratio: 1 would be as fast).
+/// The group `<label>_playout`: random games of `games/<file>.toml` with `params` by the
+/// interpreter and by `hand_written` (one game from the start per call, drawing from the
+/// generator it is given), then the line `<label> interpreter/hand-written speed ratio`:
+/// the hand-written median over the interpreter's (the issue's ratio: 1 would be as fast).
 fn against_hand_written<T>(
     c: &mut Criterion,
-    name: &str,
-    mut playout: impl FnMut(&mut Xoshiro256PlusPlus) -> T,
+    label: &str,
+    file: &str,
+    params: Params,
+    mut hand_written: impl FnMut(&mut Xoshiro256PlusPlus) -> T,
 ) {
-    let game = load(name, &[]);
+    let game = load(file, params);
     let start = game.start();
     let began = SystemTime::now();
-    let group_name = format!("{name}_playout");
+    let group_name = format!("{label}_playout");
     let mut group = c.benchmark_group(&group_name);
     group.sampling_mode(SamplingMode::Flat);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
@@ -258,21 +283,21 @@ fn against_hand_written<T>(
         b.iter(|| interpreter_playout(&game, black_box(&start), &mut rng))
     });
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
-    group.bench_function(HAND_WRITTEN, |b| b.iter(|| playout(&mut rng)));
+    group.bench_function(HAND_WRITTEN, |b| b.iter(|| hand_written(&mut rng)));
     group.finish();
     match (
         median_since(&group_name, INTERPRETER, began),
         median_since(&group_name, HAND_WRITTEN, began),
     ) {
         (Ok(interpreter), Ok(by_hand)) => println!(
-            "{name} interpreter/hand-written speed ratio: {:.4} (median playout: interpreter {}, \
-             hand-written {})",
+            "{label} interpreter/hand-written speed ratio: {:.4} (median playout: interpreter \
+             {}, hand-written {})",
             by_hand / interpreter,
             micros(interpreter),
             micros(by_hand)
         ),
         (Err(e), _) | (_, Err(e)) => {
-            println!("{name} interpreter/hand-written speed ratio: n/a ({e})")
+            println!("{label} interpreter/hand-written speed ratio: n/a ({e})")
         }
     }
 }

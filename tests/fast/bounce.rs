@@ -1,5 +1,5 @@
 //! Bounce written by hand for speed: the baseline the interpreter's playouts are measured
-//! against (`benches/playouts.rs`), checked against the interpreter by `tests/fast_engines.rs`.
+//! against (`benches/playouts.rs`), checked against the interpreter by `tests/fast_engines/bounce.rs`.
 //!
 //! The board is a cell set per colour, one bit per cell (`file + size * rank`, a1 = 0), in
 //! a word wide enough for the size: `u64` up to 8x8, `u128` for 10x10 and [`Wide`] words

@@ -1,5 +1,5 @@
 //! Sight written by hand for speed: the baseline the interpreter's playouts are measured
-//! against (`benches/playouts.rs`), checked against the interpreter by `tests/fast_engines.rs`.
+//! against (`benches/playouts.rs`), checked against the interpreter by `tests/fast_engines/sight.rs`.
 //! Rule numbers are those of `docs/rules/sight.md`.
 //!
 //! The 5x5 Alquerque board is a 25-bit set per player (`occupied`), and the heights of all

@@ -1,5 +1,5 @@
 //! Splut! written by hand for speed: the baseline the interpreter's playouts are measured
-//! against (`benches/playouts.rs`), checked against the interpreter by `tests/fast_engines.rs`.
+//! against (`benches/playouts.rs`), checked against the interpreter by `tests/fast_engines/splut.rs`.
 //! It follows `docs/rules/splut.md` as `games/splut.toml` reads it, for 2, 3 and 4 players
 //! and both readings of rule 10 (`lev_into_vacated`).
 //!

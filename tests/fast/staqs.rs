@@ -1,5 +1,5 @@
 //! STAQS written by hand for speed: the baseline the interpreter's playouts are measured
-//! against (`benches/playouts.rs`), checked against the interpreter by `tests/fast_engines.rs`.
+//! against (`benches/playouts.rs`), checked against the interpreter by `tests/fast_engines/staqs.rs`.
 //!
 //! The 5x5 board is a 25-bit set: `lone` holds the cells with a lone neutral piece (the
 //! only cells a piece may be placed on or step onto), and each player's four stacks are a

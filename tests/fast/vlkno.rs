@@ -1,5 +1,5 @@
 //! VLKNO written by hand for speed: the baseline the interpreter's playouts are measured
-//! against (`benches/playouts.rs`), checked against the interpreter by `tests/fast_engines.rs`.
+//! against (`benches/playouts.rs`), checked against the interpreter by `tests/fast_engines/vlkno.rs`.
 //! Rule numbers are those of `docs/rules/vlkno.md`.
 //!
 //! The 5x5 board is a 25-bit set. Besides each cell's height, `level[h]` holds the cells
