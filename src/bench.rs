@@ -30,17 +30,30 @@ pub struct BenchReport {
     pub peak_memory: Option<u64>,
 }
 
-/// Plays random playouts for `seconds`, then MCTS from the start for a fifth of that
-/// (at least half a second).
-pub fn run(game: &Game, seconds: f64, seed: u64) -> BenchReport {
+/// How much work a benchmark run does.
+#[derive(Clone, Copy, Debug)]
+pub enum Amount {
+    /// Random playouts for this many seconds, then MCTS for a fifth of that (at least
+    /// half a second).
+    Seconds(f64),
+    /// Exactly this many random playouts, then as many MCTS iterations: the same work on
+    /// every run, for profilers and instruction counts (`valgrind --tool=callgrind`).
+    Playouts(u64),
+}
+
+/// Plays random playouts from the start, then runs MCTS from the start, as `amount` says.
+pub fn run(game: &Game, amount: Amount, seed: u64) -> BenchReport {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let limit = Duration::from_secs_f64(seconds.max(0.01));
+    let (limit, count) = match amount {
+        Amount::Seconds(s) => (Duration::from_secs_f64(s.max(0.01)), u64::MAX),
+        Amount::Playouts(n) => (Duration::MAX, n.max(1)),
+    };
     let start = game.start();
     let clock = Instant::now();
     let (mut playouts, mut plies) = (0u64, 0u64);
     let mut endings: BTreeMap<String, u64> = BTreeMap::new();
     let mut state = start.clone();
-    while playouts == 0 || clock.elapsed() < limit {
+    while playouts == 0 || (playouts < count && clock.elapsed() < limit) {
         state.clone_from(&start);
         while state.outcome.is_none() {
             if game.play_random(&mut state, &mut rng).is_none() {
@@ -53,8 +66,11 @@ pub fn run(game: &Game, seconds: f64, seed: u64) -> BenchReport {
     }
     let elapsed = clock.elapsed().as_secs_f64();
 
-    let mcts_limit = Duration::from_secs_f64((seconds / 5.0).max(0.5));
-    let mut bot = MctsBot::new(seed, Budget::Time(mcts_limit));
+    let budget = match amount {
+        Amount::Seconds(s) => Budget::Time(Duration::from_secs_f64((s / 5.0).max(0.5))),
+        Amount::Playouts(n) => Budget::Iterations(n.max(1)),
+    };
+    let mut bot = MctsBot::new(seed, budget);
     let clock = Instant::now();
     let (_, mcts_iterations) = bot.search(game, &start);
     let mcts_seconds = clock.elapsed().as_secs_f64();

@@ -128,6 +128,11 @@ enum Command {
         /// How long to play random playouts (MCTS is then measured for a fifth of it).
         #[arg(long, default_value_t = 5.0)]
         seconds: f64,
+        /// Plays exactly this many playouts (then as many MCTS iterations) instead of
+        /// playing for a time: the same work every run, for profilers and instruction
+        /// counts.
+        #[arg(long, value_name = "N", conflicts_with = "seconds")]
+        playouts: Option<u64>,
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Also writes the figures as JSON to this file.
@@ -423,12 +428,18 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
         Command::Bench {
             game,
             seconds,
+            playouts,
             seed,
             json,
         } => {
             seconds_option("--seconds", seconds, 3600.0)?;
+            let amount = match playouts {
+                Some(0) => return Err(Failure("--playouts must be at least 1".into())),
+                Some(n) => bench::Amount::Playouts(n),
+                None => bench::Amount::Seconds(seconds),
+            };
             let g = load_game(&game.as_ref())?;
-            let report = bench::run(&g, seconds, seed);
+            let report = bench::run(&g, amount, seed);
             write!(out, "{}", report.text())?;
             if let Some(path) = json {
                 let text = serde_json::to_string_pretty(&report.json())? + "\n";

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use crate::engine::natives::{self, Entry, Native, NativeFn};
-use crate::engine::program::{Aggregate, CellQuery, Domain, Most, Node, Op, narrow};
+use crate::engine::program::{Aggregate, Domain, Most, NativeSet, Node, Op, SetExpr};
 use crate::lang::ast::{AggOp, BinOp, Expr, ExprKind, Name, Span, Stmt, UnOp};
 use crate::lang::types::Type;
 
@@ -355,7 +355,6 @@ impl<'a> Scope<'a> {
         let depth = self.depth();
         let slot = self.bind(var, elem)?;
         let filter = filter.map(|f| self.expect(f, Type::Bool)).transpose()?;
-        let (dom, filter) = narrow(dom, filter, slot);
         if matches!(op, AggOp::First | AggOp::Last) {
             if !elem.nullable() {
                 self.truncate(depth);
@@ -458,7 +457,7 @@ impl<'a> Scope<'a> {
                     Some(Native {
                         name: "cells", ret, ..
                     }) => Ok((
-                        Domain::Cells(CellQuery::All),
+                        Domain::Cells(SetExpr::All),
                         ret.element().expect("collection type"),
                     )),
                     Some(Native {
@@ -467,7 +466,7 @@ impl<'a> Scope<'a> {
                         ret,
                         ..
                     }) => Ok((
-                        Domain::Native(*f, Box::new([]), Most::of_native(name)),
+                        Domain::Native(native_set(*f, name), Box::new([])),
                         ret.element().expect("collection type"),
                     )),
                     _ => {
@@ -481,7 +480,7 @@ impl<'a> Scope<'a> {
                 let nodes = self.args(native, args)?;
                 match native.entry {
                     Entry::Set(func) => Ok((
-                        Domain::Native(func, nodes.into(), Most::of_native(native.name)),
+                        Domain::Native(native_set(func, native.name), nodes.into()),
                         native.ret.element().expect("collection type"),
                     )),
                     _ => Err(not_collection(native.ret)),
@@ -523,7 +522,6 @@ impl<'a> Scope<'a> {
                     .as_ref()
                     .map(|f| self.expect(f, Type::Bool))
                     .transpose()?;
-                let (dom, filter) = narrow(dom, filter, slot);
                 let body = self.statements(body)?;
                 self.truncate(depth);
                 Op::For {
@@ -590,7 +588,7 @@ impl<'a> Scope<'a> {
                 let native = self.resolve_native(f, args.len(), *span)?;
                 let nodes = self.args(native, args)?;
                 match native.entry {
-                    Entry::Effect(func) => Op::Effect(func, nodes.into()),
+                    Entry::Effect(func) => Op::Effect(func, nodes.into(), native.name),
                     _ => {
                         return Err(LangError::new(
                             f.span,
@@ -628,6 +626,23 @@ fn specialise(name: &str, func: NativeFn, mut args: Vec<Node>) -> Node {
         ("empty", 1) => Node::Empty(Box::new(args.remove(0))),
         ("top", 1) => Node::Top(Box::new(args.remove(0))),
         ("height", 1) => Node::Height(Box::new(args.remove(0))),
+        ("pieces", 2) => {
+            let (cell, kind) = (args.remove(0), args.remove(0));
+            Node::Count(Box::new(cell), Box::new(kind))
+        }
+        ("has", 2) => {
+            let (cell, kind) = (args.remove(0), args.remove(0));
+            Node::Has(Box::new(cell), Box::new(kind))
+        }
         _ => Node::Call(func, args.into()),
+    }
+}
+
+/// A native collection as a domain holds it.
+fn native_set(f: natives::SetFn, name: &'static str) -> NativeSet {
+    NativeSet {
+        f,
+        most: Most::of_native(name),
+        name,
     }
 }

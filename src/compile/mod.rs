@@ -6,6 +6,7 @@
 
 mod check;
 mod constant;
+mod sets;
 
 use std::ops::Range;
 
@@ -393,6 +394,7 @@ impl Compiler<'_> {
             turn_vars: (turn_first, turn_inits),
             initial,
         };
+        sets::optimise(&mut game);
         // The first player is subject to the stuck rule like any other.
         let mut initial = game.initial.clone();
         game.settle(&mut initial);
@@ -1142,7 +1144,6 @@ impl Compiler<'_> {
                         .map(|f| scope.expect(&f, Type::Bool))
                         .transpose()
                         .map_err(|e| self.lang(code, e))?;
-                    let (dom, filter) = crate::engine::program::narrow(dom, filter, slot);
                     let invariant = !dom.reads_any(&earlier)
                         && !filter.as_ref().is_some_and(|f| f.reads_any(&earlier));
                     earlier.push(slot);
@@ -1151,6 +1152,7 @@ impl Compiler<'_> {
                         domain: dom,
                         filter,
                         invariant,
+                        bound: Default::default(),
                     }
                 }
                 Binding::Let { var, value } => {
@@ -1190,6 +1192,7 @@ impl Compiler<'_> {
             check,
             notation,
             optional,
+            edits: None,
         })
     }
 

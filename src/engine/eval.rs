@@ -6,17 +6,24 @@
 use crate::lang::ast::{AggOp, BinOp};
 
 use super::board::CellId;
+use super::cellset::{self, Members, WORDS};
 use super::natives::{Ctx, Elems, Mut};
-use super::program::{CellQuery, Domain, Node, Op, Standalone, frame};
+use super::program::{Aggregate, Domain, Node, Op, SetExpr, Standalone, frame};
 use super::state::{EMPTY_TOP, NEUTRAL, NONE};
 
 impl Standalone {
     /// Evaluates the expression to a scalar, with `first` in slot 0 (the cell of a
     /// `shown_height`; unused elsewhere).
     pub fn eval(&self, c: &Ctx, first: i64) -> i64 {
-        let mut locals = frame(self.frame.max(1));
-        locals[0] = first;
-        eval(&self.node, c, &mut locals)
+        match self.node {
+            Node::Const(v) => v,
+            _ if self.frame <= 4 => eval(&self.node, c, &mut [first, 0, 0, 0]),
+            _ => {
+                let mut locals = frame(self.frame);
+                locals[0] = first;
+                eval(&self.node, c, &mut locals)
+            }
+        }
     }
 
     /// Evaluates a score: a number (a list of one) or a sorted list.
@@ -26,8 +33,21 @@ impl Standalone {
     }
 }
 
-/// Evaluates an expression to a scalar.
+/// Evaluates an expression to a scalar: the commonest leaves here, the rest in
+/// [`eval_node`].
+#[inline(always)]
 pub fn eval(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
+    match node {
+        Node::Const(v) => *v,
+        Node::Local(i) => locals[*i as usize],
+        Node::Me => c.me as i64,
+        Node::Var(slot) => c.state.vars[*slot as usize],
+        _ => eval_node(node, c, locals),
+    }
+}
+
+/// Evaluates an expression to a scalar.
+fn eval_node(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
     match node {
         Node::Const(v) => *v,
         Node::Local(i) => locals[*i as usize],
@@ -66,6 +86,8 @@ pub fn eval(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
             let cell = eval(x, c, locals);
             (cell >= 0 && c.state.top_code(cell as CellId) == EMPTY_TOP) as i64
         }
+        Node::Count(x, k) => count_kind(c, eval(x, c, locals), eval(k, c, locals)),
+        Node::Has(x, k) => (count_kind(c, eval(x, c, locals), eval(k, c, locals)) > 0) as i64,
         Node::Me => c.me as i64,
         Node::Not(x) => (eval(x, c, locals) == 0) as i64,
         Node::Neg(x) => eval(x, c, locals).wrapping_neg(),
@@ -84,55 +106,7 @@ pub fn eval(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
             }
             f(c, &vals[..args.len()])
         }
-        Node::Agg(agg) => {
-            let mut elems = Elems::new();
-            domain(&agg.domain, c, locals, &mut elems);
-            let mut acc: Option<i64> = None;
-            let mut count = 0i64;
-            for e in elems {
-                locals[agg.slot as usize] = e;
-                if let Some(f) = &agg.filter
-                    && eval(f, c, locals) == 0
-                {
-                    continue;
-                }
-                if agg.op == AggOp::First {
-                    return e;
-                }
-                if agg.op == AggOp::Last {
-                    acc = Some(e);
-                    continue;
-                }
-                let v = agg.body.as_ref().map_or(1, |b| eval(b, c, locals));
-                match agg.op {
-                    AggOp::Count => count += (v != 0) as i64,
-                    AggOp::Any => {
-                        if v != 0 {
-                            return 1;
-                        }
-                    }
-                    AggOp::All => {
-                        if v == 0 {
-                            return 0;
-                        }
-                    }
-                    AggOp::Sum => count = count.wrapping_add(v),
-                    AggOp::Min => acc = Some(acc.map_or(v, |a| a.min(v))),
-                    AggOp::Max => acc = Some(acc.map_or(v, |a| a.max(v))),
-                    AggOp::First | AggOp::Last => unreachable!("handled above"),
-                    AggOp::SortDesc | AggOp::SortAsc => {
-                        unreachable!("lists are evaluated by eval_list")
-                    }
-                }
-            }
-            match agg.op {
-                AggOp::Any => 0,
-                AggOp::All => 1,
-                AggOp::Min | AggOp::Max => acc.unwrap_or(0),
-                AggOp::First | AggOp::Last => acc.unwrap_or(NONE),
-                _ => count,
-            }
-        }
+        Node::Agg(agg) => aggregate(agg, c, locals),
         Node::List(_) => unreachable!("lists are only iterated"),
     }
 }
@@ -140,11 +114,15 @@ pub fn eval(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
 fn binary(op: BinOp, a: &Node, b: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
     let x = eval(a, c, locals);
     match op {
-        BinOp::And => return (x != 0 && eval(b, c, locals) != 0) as i64,
-        BinOp::Or => return (x != 0 || eval(b, c, locals) != 0) as i64,
-        _ => {}
+        BinOp::And => (x != 0 && eval(b, c, locals) != 0) as i64,
+        BinOp::Or => (x != 0 || eval(b, c, locals) != 0) as i64,
+        _ => arith(op, x, eval(b, c, locals)),
     }
-    let y = eval(b, c, locals);
+}
+
+/// A binary operator on two values (`&&` and `||` on values already worked out).
+#[inline]
+pub fn arith(op: BinOp, x: i64, y: i64) -> i64 {
     match op {
         BinOp::Eq => (x == y) as i64,
         BinOp::Ne => (x != y) as i64,
@@ -170,7 +148,85 @@ fn binary(op: BinOp, a: &Node, b: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
                 x.wrapping_rem(y)
             }
         }
-        BinOp::And | BinOp::Or => unreachable!("handled above"),
+        BinOp::And => (x != 0 && y != 0) as i64,
+        BinOp::Or => (x != 0 || y != 0) as i64,
+    }
+}
+
+/// How many pieces of kind `kind` the stack on `cell` holds (0 for none).
+fn count_kind(c: &Ctx, cell: i64, kind: i64) -> i64 {
+    if cell < 0 {
+        return 0;
+    }
+    c.state
+        .stack(cell as CellId)
+        .iter()
+        .filter(|p| p.kind as i64 == kind)
+        .count() as i64
+}
+
+/// An aggregate's value. Over a set of cells with no filter left, `count` is a popcount
+/// and `any` a test for an empty set.
+fn aggregate(agg: &Aggregate, c: &Ctx, locals: &mut [i64]) -> i64 {
+    if let (Domain::Cells(set), None, None) = (&agg.domain, &agg.filter, &agg.body) {
+        let at = |x: Option<usize>| x.map_or(NONE, |x| x as i64);
+        match agg.op {
+            AggOp::Count => return with_cells(set, c, locals, |s, _| cellset::count(s) as i64),
+            AggOp::Any => return with_cells(set, c, locals, |s, _| !cellset::is_empty(s) as i64),
+            AggOp::First => return with_cells(set, c, locals, |s, _| at(cellset::first(s))),
+            AggOp::Last => return with_cells(set, c, locals, |s, _| at(cellset::last(s))),
+            _ => {}
+        }
+    }
+    let mut acc: Option<i64> = None;
+    let mut count = 0i64;
+    let mut result = None;
+    each(&agg.domain, c, locals, |e, locals| {
+        locals[agg.slot as usize] = e;
+        if let Some(f) = &agg.filter
+            && eval(f, c, locals) == 0
+        {
+            return true;
+        }
+        if agg.op == AggOp::First {
+            result = Some(e);
+            return false;
+        }
+        if agg.op == AggOp::Last {
+            acc = Some(e);
+            return true;
+        }
+        let v = agg.body.as_ref().map_or(1, |b| eval(b, c, locals));
+        match agg.op {
+            AggOp::Count => count += (v != 0) as i64,
+            AggOp::Any if v != 0 => {
+                result = Some(1);
+                return false;
+            }
+            AggOp::All if v == 0 => {
+                result = Some(0);
+                return false;
+            }
+            AggOp::Any | AggOp::All => {}
+            AggOp::Sum => count = count.wrapping_add(v),
+            AggOp::Min => acc = Some(acc.map_or(v, |a| a.min(v))),
+            AggOp::Max => acc = Some(acc.map_or(v, |a| a.max(v))),
+            AggOp::First | AggOp::Last => unreachable!("handled above"),
+            AggOp::SortDesc | AggOp::SortAsc => {
+                unreachable!("lists are evaluated by eval_list")
+            }
+        }
+        true
+    });
+    if let Some(r) = result {
+        return r;
+    }
+    match agg.op {
+        AggOp::Any => 0,
+        AggOp::All => 1,
+        AggOp::Min | AggOp::Max => acc.unwrap_or(0),
+        AggOp::First | AggOp::Last => acc.unwrap_or(NONE),
+        _ => count,
     }
 }
 
@@ -180,18 +236,14 @@ pub fn eval_list(node: &Node, c: &Ctx, locals: &mut [i64]) -> Vec<i64> {
     if let Node::Agg(agg) = node
         && matches!(agg.op, AggOp::SortDesc | AggOp::SortAsc)
     {
-        let mut elems = Elems::new();
-        domain(&agg.domain, c, locals, &mut elems);
         let mut out = Vec::new();
-        for e in elems {
+        each(&agg.domain, c, locals, |e, locals| {
             locals[agg.slot as usize] = e;
-            if let Some(f) = &agg.filter
-                && eval(f, c, locals) == 0
-            {
-                continue;
+            if agg.filter.as_ref().is_none_or(|f| eval(f, c, locals) != 0) {
+                out.push(agg.body.as_ref().map_or(e, |b| eval(b, c, locals)));
             }
-            out.push(agg.body.as_ref().map_or(e, |b| eval(b, c, locals)));
-        }
+            true
+        });
         out.sort_unstable();
         if agg.op == AggOp::SortDesc {
             out.reverse();
@@ -201,38 +253,186 @@ pub fn eval_list(node: &Node, c: &Ctx, locals: &mut [i64]) -> Vec<i64> {
     vec![eval(node, c, locals)]
 }
 
+/// Calls `f` with each element of a collection in its order (cell order for sets of
+/// cells) and the local slots, until it returns false.
+#[inline]
+pub fn each(d: &Domain, c: &Ctx, locals: &mut [i64], mut f: impl FnMut(i64, &mut [i64]) -> bool) {
+    match d {
+        Domain::Cells(set) => {
+            let mut words = [0u64; WORDS];
+            let n = cells_into(set, c, locals, &mut words);
+            for (w, &word) in words[..n].iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let e = (w * 64 + bits.trailing_zeros() as usize) as i64;
+                    bits &= bits - 1;
+                    if !f(e, locals) {
+                        return;
+                    }
+                }
+            }
+        }
+        _ => {
+            let mut elems = Elems::new();
+            domain(d, c, locals, &mut elems);
+            for &e in elems.iter() {
+                if !f(e, locals) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
 /// Fills `out` with the elements of a collection.
 pub fn domain(d: &Domain, c: &Ctx, locals: &mut [i64], out: &mut Elems) {
     match d {
-        Domain::Native(f, args, _) => {
+        Domain::Native(native, args) => {
             let mut vals = [0i64; 4];
             for (slot, a) in vals.iter_mut().zip(args.iter()) {
                 *slot = eval(a, c, locals);
             }
-            f(c, &vals[..args.len()], out);
+            (native.f)(c, &vals[..args.len()], out);
         }
-        Domain::Cells(query) => match query {
-            CellQuery::All => out.extend((0..c.game.board.len()).map(|i| i as i64)),
-            CellQuery::TopKind(kind) => match eval(kind, c, locals) {
-                k if k >= 0 => c.state.cells_topped_by_kind(k as u8, out),
-                _ => c.state.empty_cells(out),
-            },
-            CellQuery::Empty => c.state.empty_cells(out),
-            CellQuery::Occupied => c.state.occupied_cells(out),
-            CellQuery::OwnedBy(player) => match eval(player, c, locals) {
-                p if p >= 0 => c.state.owned_cells(p as u8, out),
-                _ => out.extend((0..c.game.board.len() as CellId).filter_map(|cell| {
-                    let code = c.state.top_code(cell);
-                    (code == EMPTY_TOP || code as u8 == NEUTRAL).then_some(cell as i64)
-                })),
-            },
-        },
+        Domain::Cells(set) => with_cells(set, c, locals, |s, _| {
+            out.extend(Members::of(s).map(|x| x as i64))
+        }),
         Domain::List(items) => {
             for item in items.iter() {
                 let v = eval(item, c, locals);
                 out.push(v);
             }
         }
+    }
+}
+
+/// Works out a set of cells and hands it to `f` (with the local slots back): the set is
+/// computed with as many words as the board's sets have, fixed at compile time for each
+/// size, so a set on a board of up to 64 cells is one word in a register.
+#[inline]
+pub fn with_cells<R>(
+    set: &SetExpr,
+    c: &Ctx,
+    locals: &mut [i64],
+    f: impl FnOnce(&[u64], &mut [i64]) -> R,
+) -> R {
+    macro_rules! sized {
+        ($($w:literal)*) => {
+            match c.state.words() {
+                $($w => {
+                    let s = cells::<$w>(set, c, locals);
+                    f(&s, locals)
+                })*
+                w => unreachable!("a board of {w} words"),
+            }
+        };
+    }
+    sized!(1 2 3 4 5 6 7 8 9 10 11)
+}
+
+/// Works out a set of cells into `out`; returns how many words the board's sets have.
+#[inline]
+pub fn cells_into(set: &SetExpr, c: &Ctx, locals: &mut [i64], out: &mut [u64; WORDS]) -> usize {
+    with_cells(set, c, locals, |s, _| {
+        out[..s.len()].copy_from_slice(s);
+        s.len()
+    })
+}
+
+/// The words of a cached set, as an array of the board's size.
+#[inline]
+fn words<const W: usize>(s: &[u64]) -> [u64; W] {
+    s.try_into().expect("a set of the board's size")
+}
+
+/// Works out a set of cells on a board whose sets have `W` words.
+fn cells<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W] {
+    match set {
+        SetExpr::Conj(terms) => {
+            let mut acc: [u64; W] = words(c.game.board.all());
+            for (negated, term) in terms.iter() {
+                let x = leaf::<W>(term, c, locals);
+                let mut any = 0;
+                for (a, x) in acc.iter_mut().zip(x) {
+                    *a &= if *negated { !x } else { x };
+                    any |= *a;
+                }
+                if any == 0 {
+                    break;
+                }
+            }
+            acc
+        }
+        SetExpr::Or(a, b) => {
+            let mut a = cells::<W>(a, c, locals);
+            let b = cells::<W>(b, c, locals);
+            for (x, y) in a.iter_mut().zip(b) {
+                *x |= y;
+            }
+            a
+        }
+        leaf_set => leaf::<W>(leaf_set, c, locals),
+    }
+}
+
+/// Works out a set that is not a combination of others (those go back to [`cells`]).
+#[inline]
+fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W] {
+    let (board, state) = (&c.game.board, c.state);
+    let minus = |mut a: [u64; W], b: &[u64]| {
+        for (x, y) in a.iter_mut().zip(b) {
+            *x &= !y;
+        }
+        a
+    };
+    match set {
+        SetExpr::All => words(board.all()),
+        SetExpr::Empty => minus(words(board.all()), state.occupied()),
+        SetExpr::Occupied => words(state.occupied()),
+        SetExpr::OwnedBy(p) => match eval(p, c, locals) {
+            p if p >= 0 => words(state.owned(p as u8)),
+            _ => {
+                let mut s = minus(words(board.all()), state.occupied());
+                for (x, y) in s.iter_mut().zip(state.owned(NEUTRAL)) {
+                    *x |= y;
+                }
+                s
+            }
+        },
+        SetExpr::TopKind(k) => match eval(k, c, locals) {
+            k if k >= 0 && k < c.game.kinds.len() as i64 => words(state.topped_by_kind(k as u8)),
+            k if k >= 0 => [0; W],
+            _ => minus(words(board.all()), state.occupied()),
+        },
+        SetExpr::Test(t) => words(state.passing(*t)),
+        SetExpr::Single(x) => {
+            let mut s = [0; W];
+            match eval(x, c, locals) {
+                x if x >= 0 && (x as usize) < board.len() => cellset::insert(&mut s, x as usize),
+                _ => {}
+            }
+            s
+        }
+        SetExpr::Neighbours(x, table) => match eval(x, c, locals) {
+            x if x >= 0 => words(board.neighbours(*table, x as CellId)),
+            _ => [0; W],
+        },
+        SetExpr::Adjacent(x, dirs) => {
+            let mut s = [0; W];
+            let (cell, dirs) = (eval(x, c, locals), eval(dirs, c, locals));
+            if cell >= 0 {
+                board.add_adjacent(cell as CellId, dirs as u8, &mut s);
+            }
+            s
+        }
+        SetExpr::When(cond) => {
+            if eval(cond, c, locals) != 0 {
+                words(board.all())
+            } else {
+                [0; W]
+            }
+        }
+        SetExpr::Conj(_) | SetExpr::Or(..) => cells::<W>(set, c, locals),
     }
 }
 
@@ -250,6 +450,7 @@ pub fn exec(ops: &[Op], m: &mut Mut, locals: &mut [i64]) {
                 filter,
                 body,
             } => {
+                // The elements as the loop starts: the body may change the position.
                 let mut elems = Elems::new();
                 domain(d, &ctx(m), locals, &mut elems);
                 for e in elems {
@@ -274,7 +475,7 @@ pub fn exec(ops: &[Op], m: &mut Mut, locals: &mut [i64]) {
                     m.journal.set_var(m.state, *slot as usize + p as usize, v);
                 }
             }
-            Op::Effect(f, args) => {
+            Op::Effect(f, args, _) => {
                 let mut vals = [0i64; 4];
                 for (slot, a) in vals.iter_mut().zip(args.iter()) {
                     *slot = eval(a, &ctx(m), locals);

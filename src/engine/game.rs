@@ -4,9 +4,10 @@ use smallvec::SmallVec;
 
 use super::board::{Board, DIRECTIONS};
 use super::eval::{eval, exec};
+use super::generate::{Any, Count};
 use super::natives::{Ctx, Mut};
 use super::program::{
-    Action, Choice, EndResult, EndRule, Frame, Node, NotationPiece, Phase, Standalone, Stuck, frame,
+    Action, Choice, EndResult, EndRule, NotationPiece, Phase, Standalone, Stuck, frame,
 };
 use super::state::{Journal, NONE, Outcome, State};
 use crate::lang::types::Type;
@@ -117,11 +118,15 @@ impl Game {
     /// Every legal ply of the position, in generation order (none once the game is over).
     pub fn legal_plies(&self, state: &State) -> Vec<Ply> {
         let mut out = Vec::new();
-        self.generate(&mut state.clone(), &mut |p| {
-            out.push(p);
-            true
-        });
+        self.walk(&mut state.clone(), &mut out);
         out
+    }
+
+    /// How many legal plies the position has, without listing them.
+    pub fn count_plies(&self, state: &State) -> u64 {
+        let mut count = Count(0);
+        self.walk(&mut state.clone(), &mut count);
+        count.0
     }
 
     /// Whether the player to move has at least one legal ply.
@@ -131,67 +136,10 @@ impl Game {
 
     /// [`Game::has_legal`] on a position it may use as scratch (and leaves as it was), so
     /// that nothing is copied.
-    fn can_play(&self, state: &mut State) -> bool {
-        let mut any = false;
-        self.generate_with(state, true, &mut |_| {
-            any = true;
-            false
-        });
-        any
-    }
-
-    /// Feeds legal plies to `sink` until it returns false. Fallback actions are tried only
-    /// when no other action gives a ply. Candidates are tried on `scratch` and taken back,
-    /// so it ends as it was.
-    pub(crate) fn generate(&self, scratch: &mut State, sink: &mut dyn FnMut(Ply) -> bool) {
-        self.generate_with(scratch, false, sink)
-    }
-
-    /// [`Game::generate`]; `lazy` when only the first plies are wanted (the stuck test):
-    /// then a choice's elements are filtered one at a time as the walk reaches them, not
-    /// all at once and kept for the choices after it.
-    fn generate_with(&self, scratch: &mut State, lazy: bool, sink: &mut dyn FnMut(Ply) -> bool) {
-        if scratch.outcome.is_some() {
-            return;
-        }
-        let phase = self.current_phase(scratch);
-        let me = scratch.to_move;
-        let mut journal = Journal::recording();
-        let mut found = false;
-        for fallback in [false, true] {
-            for (index, action) in self.actions.iter().enumerate() {
-                if action.fallback != fallback || (action.phase.is_some() && action.phase != phase)
-                {
-                    continue;
-                }
-                let mut g = Gen {
-                    game: self,
-                    state: scratch,
-                    journal: &mut journal,
-                    me,
-                    locals: frame(action.frame),
-                    invariant: SmallVec::from_elem(
-                        None,
-                        action.parts.iter().map(|p| p.choices.len()).sum(),
-                    ),
-                    worked_out: SmallVec::new(),
-                    lazy,
-                    values: SmallVec::new(),
-                    skipped: 0,
-                    action: index as u16,
-                    sink: &mut |p| {
-                        found = true;
-                        sink(p)
-                    },
-                };
-                if !g.part(action, 0) {
-                    return;
-                }
-            }
-            if found {
-                return;
-            }
-        }
+    pub(crate) fn can_play(&self, state: &mut State) -> bool {
+        let mut any = Any(false);
+        self.walk(state, &mut any);
+        any.0
     }
 
     /// Plays a ply that [`Game::legal_plies`] produced for this position.
@@ -521,185 +469,6 @@ impl Game {
             text: text.trim().to_string(),
             closest: ranked.into_iter().take(5).map(|(_, t)| t.clone()).collect(),
         })
-    }
-}
-
-/// The generator: a depth-first walk over an action's parts and choices.
-struct Gen<'a, 's> {
-    game: &'a Game,
-    state: &'s mut State,
-    journal: &'s mut Journal,
-    me: u8,
-    locals: Frame,
-    /// The filtered elements of each invariant choice (see [`Choice::In`]), by the
-    /// choice's index counted over all parts: a range of `worked_out`, cleared whenever
-    /// its part (or an earlier one) is entered.
-    invariant: SmallVec<[Option<(u32, u32)>; 8]>,
-    /// The elements of the invariant choices worked out so far, in the order of their
-    /// parts and choices (a part is entered only after every choice of the parts before
-    /// it was reached), so entering a part drops the tail that belongs to it and later.
-    worked_out: SmallVec<[i64; 128]>,
-    /// Filter invariant choices element by element instead of working them out first.
-    lazy: bool,
-    values: SmallVec<[i64; 6]>,
-    skipped: u8,
-    action: u16,
-    sink: &'s mut dyn FnMut(Ply) -> bool,
-}
-
-impl Gen<'_, '_> {
-    fn eval(&mut self, node: &Node) -> i64 {
-        let c = Ctx {
-            game: self.game,
-            state: self.state,
-            me: self.me,
-        };
-        eval(node, &c, &mut self.locals)
-    }
-
-    /// The index of part `p`'s first choice counted over all parts.
-    fn first_choice(action: &Action, p: usize) -> usize {
-        action.parts[..p].iter().map(|x| x.choices.len()).sum()
-    }
-
-    /// Continues from part `p`; returns false once the sink wants no more.
-    fn part(&mut self, action: &Action, p: usize) -> bool {
-        if p < action.parts.len() {
-            let first = Self::first_choice(action, p);
-            let stale = self.invariant[first..].iter_mut().filter_map(Option::take);
-            if let Some(start) = stale.map(|(start, _)| start).min() {
-                self.worked_out.truncate(start as usize);
-            }
-        }
-        if p == action.parts.len() {
-            return (self.sink)(Ply {
-                action: self.action,
-                values: self.values.clone(),
-                skipped: self.skipped,
-            });
-        }
-        if action.parts[p].optional {
-            action.parts[p].clear_slots(&mut self.locals);
-            self.skipped |= 1 << p;
-            let go_on = self.part(action, p + 1);
-            self.skipped &= !(1 << p);
-            if !go_on {
-                return false;
-            }
-        }
-        self.choice(action, p, 0)
-    }
-
-    /// The elements of `domain` that pass `filter`, with `slot` bound to each in turn.
-    fn filtered(
-        &mut self,
-        domain: &super::program::Domain,
-        slot: u16,
-        filter: Option<&Node>,
-    ) -> super::natives::Elems {
-        let mut elems = super::natives::Elems::new();
-        let c = Ctx {
-            game: self.game,
-            state: self.state,
-            me: self.me,
-        };
-        super::eval::domain(domain, &c, &mut self.locals, &mut elems);
-        if let Some(f) = filter {
-            elems.retain(|e| {
-                self.locals[slot as usize] = *e;
-                eval(f, &c, &mut self.locals) != 0
-            });
-        }
-        elems
-    }
-
-    /// Takes `e` for choice `i` (bound to `slot`) and goes on with the next choice;
-    /// false once the sink wants no more.
-    fn chosen(&mut self, action: &Action, p: usize, i: usize, slot: u16, e: i64) -> bool {
-        self.locals[slot as usize] = e;
-        self.values.push(e);
-        let go_on = self.choice(action, p, i + 1);
-        self.values.pop();
-        go_on
-    }
-
-    fn choice(&mut self, action: &Action, p: usize, i: usize) -> bool {
-        let part = &action.parts[p];
-        let Some(choice) = part.choices.get(i) else {
-            let mark = self.journal.mark();
-            let mut m = Mut {
-                game: self.game,
-                state: self.state,
-                journal: self.journal,
-                me: self.me,
-            };
-            exec(&part.effect, &mut m, &mut self.locals);
-            let ok = match &part.check {
-                Some(check) => self.eval(check) != 0,
-                None => true,
-            };
-            let go_on = !ok || self.part(action, p + 1);
-            self.journal.rollback(self.state, mark);
-            return go_on;
-        };
-        match choice {
-            Choice::In {
-                slot,
-                domain,
-                filter,
-                invariant: true,
-            } if !self.lazy => {
-                let key = Self::first_choice(action, p) + i;
-                let (start, len) = match self.invariant[key] {
-                    Some(range) => range,
-                    None => {
-                        let elems = self.filtered(domain, *slot, filter.as_ref());
-                        let range = (self.worked_out.len() as u32, elems.len() as u32);
-                        self.worked_out.extend_from_slice(&elems);
-                        self.invariant[key] = Some(range);
-                        range
-                    }
-                };
-                for k in start..start + len {
-                    let e = self.worked_out[k as usize];
-                    if !self.chosen(action, p, i, *slot, e) {
-                        return false;
-                    }
-                }
-                true
-            }
-            Choice::In {
-                slot,
-                domain,
-                filter,
-                ..
-            } => {
-                let mut elems = super::natives::Elems::new();
-                let c = Ctx {
-                    game: self.game,
-                    state: self.state,
-                    me: self.me,
-                };
-                super::eval::domain(domain, &c, &mut self.locals, &mut elems);
-                for e in elems {
-                    self.locals[*slot as usize] = e;
-                    if let Some(f) = filter
-                        && self.eval(f) == 0
-                    {
-                        continue;
-                    }
-                    if !self.chosen(action, p, i, *slot, e) {
-                        return false;
-                    }
-                }
-                true
-            }
-            Choice::Let(slot, node) => {
-                self.locals[*slot as usize] = self.eval(node);
-                self.choice(action, p, i + 1)
-            }
-            Choice::Where(node) => self.eval(node) == 0 || self.choice(action, p, i + 1),
-        }
     }
 }
 

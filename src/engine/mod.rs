@@ -2,8 +2,10 @@
 //! that generate and play plies, and the random draws of plies that playouts use.
 
 pub mod board;
+pub mod cellset;
 pub mod eval;
 pub mod game;
+pub mod generate;
 pub mod hooks;
 pub mod natives;
 pub mod program;

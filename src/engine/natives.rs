@@ -28,7 +28,7 @@ pub struct Mut<'a> {
 }
 
 /// The elements of a collection, filled by a [`SetFn`].
-pub type Elems = SmallVec<[i64; 64]>;
+pub type Elems = SmallVec<[i64; 32]>;
 
 /// A native function: arguments in, one value out.
 pub type NativeFn = fn(&Ctx, &[i64]) -> i64;
@@ -542,6 +542,17 @@ fn eliminate(m: &mut Mut, a: &[i64]) {
     }
     let alive = m.state.alive & !(1 << who);
     m.journal.set_alive(m.state, alive);
+}
+
+/// How many cells' stacks the effect `name` can change at most, if that is bounded (a
+/// push moves a whole line, eliminating a player clears every cell they hold).
+pub fn cells_edited(name: &str) -> Option<u32> {
+    match name {
+        "move" | "move_top" => Some(2),
+        "place" | "remove" | "remove_top" => Some(1),
+        "end_turn" => Some(0),
+        _ => None,
+    }
 }
 
 /// The entries with this name (several when a function has optional arguments).

@@ -30,6 +30,9 @@ pub enum Node {
     /// state like `owner`.
     Top(Box<Node>),
     Height(Box<Node>),
+    /// `pieces(cell, kind)` and `has(cell, kind)`: the pieces of a kind in a cell's stack.
+    Count(Box<Node>, Box<Node>),
+    Has(Box<Node>, Box<Node>),
     Me,
     Agg(Box<Aggregate>),
     /// A list literal; only ever iterated or compared.
@@ -49,7 +52,9 @@ impl Node {
             | Node::Empty(x)
             | Node::Top(x)
             | Node::Height(x) => x.reads_any(slots),
-            Node::Binary(_, a, b) => a.reads_any(slots) || b.reads_any(slots),
+            Node::Binary(_, a, b) | Node::Count(a, b) | Node::Has(a, b) => {
+                a.reads_any(slots) || b.reads_any(slots)
+            }
             Node::If(a, b, c) => a.reads_any(slots) || b.reads_any(slots) || c.reads_any(slots),
             Node::Call(_, args) | Node::List(args) => args.iter().any(|a| a.reads_any(slots)),
             Node::Agg(agg) => {
@@ -65,74 +70,48 @@ impl Domain {
     /// Whether computing the elements may read one of the local `slots`.
     pub fn reads_any(&self, slots: &[u16]) -> bool {
         match self {
-            Domain::Native(_, args, _) | Domain::List(args) => {
-                args.iter().any(|a| a.reads_any(slots))
+            Domain::Native(_, args) | Domain::List(args) => args.iter().any(|a| a.reads_any(slots)),
+            Domain::Cells(set) => set.reads_any(slots),
+        }
+    }
+}
+
+impl SetExpr {
+    /// Whether working out the set may read one of the local `slots`.
+    pub fn reads_any(&self, slots: &[u16]) -> bool {
+        match self {
+            SetExpr::All | SetExpr::Empty | SetExpr::Occupied | SetExpr::Test(_) => false,
+            SetExpr::OwnedBy(n) | SetExpr::TopKind(n) | SetExpr::Single(n) | SetExpr::When(n) => {
+                n.reads_any(slots)
             }
-            Domain::Cells(CellQuery::OwnedBy(p) | CellQuery::TopKind(p)) => p.reads_any(slots),
-            Domain::Cells(_) => false,
+            SetExpr::Adjacent(a, b) => a.reads_any(slots) || b.reads_any(slots),
+            SetExpr::Neighbours(a, _) => a.reads_any(slots),
+            SetExpr::Conj(terms) => terms.iter().any(|(_, t)| t.reads_any(slots)),
+            SetExpr::Or(a, b) => a.reads_any(slots) || b.reads_any(slots),
+        }
+    }
+
+    /// Whether the set is the same wherever it is worked out in one position: it reads
+    /// no local name and no variable (`me` is fixed for a ply), so it changes only where
+    /// a cell's stack changes.
+    pub fn reads_position_only(&self) -> bool {
+        match self {
+            SetExpr::All | SetExpr::Empty | SetExpr::Occupied | SetExpr::Test(_) => true,
+            SetExpr::OwnedBy(n) | SetExpr::TopKind(n) | SetExpr::Single(n) => n.is_fixed(),
+            SetExpr::Adjacent(a, b) => a.is_fixed() && b.is_fixed(),
+            SetExpr::Neighbours(a, _) => a.is_fixed(),
+            // A condition on variables may change with the effects of a part.
+            SetExpr::When(_) => false,
+            SetExpr::Conj(terms) => terms.iter().all(|(_, t)| t.reads_position_only()),
+            SetExpr::Or(a, b) => a.reads_position_only() && b.reads_position_only(),
         }
     }
 }
 
-/// Moves what a filter over `cells` asks of each cell's top piece into the collection
-/// itself: `cells where owner(x) == P && REST` becomes the cells `P` tops, filtered by
-/// `REST`, read from the state's cell sets instead of testing every cell. Expressions
-/// have no side effects, so taking one conjunct out of the chain and testing it first
-/// changes nothing but the time.
-pub fn narrow(domain: Domain, filter: Option<Node>, slot: u16) -> (Domain, Option<Node>) {
-    let (Domain::Cells(CellQuery::All), Some(condition)) = (&domain, &filter) else {
-        return (domain, filter);
-    };
-    let mut parts = Vec::new();
-    conjuncts(condition.clone(), &mut parts);
-    let Some((i, query)) = parts
-        .iter()
-        .enumerate()
-        .find_map(|(i, n)| Some((i, query(n, slot)?)))
-    else {
-        return (domain, filter);
-    };
-    parts.remove(i);
-    let rest = parts
-        .into_iter()
-        .reduce(|a, b| Node::Binary(BinOp::And, Box::new(a), Box::new(b)));
-    (Domain::Cells(query), rest)
-}
-
-/// The operands of a chain of `&&`, left to right.
-fn conjuncts(node: Node, out: &mut Vec<Node>) {
-    match node {
-        Node::Binary(BinOp::And, a, b) => {
-            conjuncts(*a, out);
-            conjuncts(*b, out);
-        }
-        n => out.push(n),
-    }
-}
-
-/// The cell set a condition on the cell bound to `slot` picks, if it is one of the forms
-/// the state keeps sets for.
-fn query(node: &Node, slot: u16) -> Option<CellQuery> {
-    let is_x = |n: &Node| matches!(n, Node::Local(s) if *s == slot);
-    match node {
-        Node::Empty(x) if is_x(x) => Some(CellQuery::Empty),
-        Node::Not(inner) => match inner.as_ref() {
-            Node::Empty(x) if is_x(x) => Some(CellQuery::Occupied),
-            _ => None,
-        },
-        Node::Binary(BinOp::Eq, a, b) => {
-            let owned_by = |o: &Node, p: &Node| match o {
-                Node::Owner(x) if is_x(x) && !p.reads_any(&[slot]) => {
-                    Some(CellQuery::OwnedBy(Box::new(p.clone())))
-                }
-                Node::Top(x) if is_x(x) && !p.reads_any(&[slot]) => {
-                    Some(CellQuery::TopKind(Box::new(p.clone())))
-                }
-                _ => None,
-            };
-            owned_by(a, b).or_else(|| owned_by(b, a))
-        }
-        _ => None,
+impl Node {
+    /// Whether the value is the same throughout a ply: a constant or `me`.
+    pub fn is_fixed(&self) -> bool {
+        matches!(self, Node::Const(_) | Node::Me)
     }
 }
 
@@ -150,13 +129,53 @@ pub struct Aggregate {
 #[derive(Clone, Debug)]
 pub enum Domain {
     /// A native collection (`adjacent(c)`, `ray(c, d)`...): the function fills the
-    /// elements, at most as many as the [`Most`] says.
-    Native(SetFn, Box<[Node]>, Most),
+    /// elements in its own order.
+    Native(NativeSet, Box<[Node]>),
     /// A list literal of values.
     List(Box<[Node]>),
-    /// `cells`, possibly narrowed by [`narrow`] to those whose top piece has an owner or
-    /// that are (not) empty; always in cell order, like `cells`.
-    Cells(CellQuery),
+    /// A set of cells, always in cell order: `cells`, and what the optimiser makes of a
+    /// filter over `cells` or `adjacent(...)` (see `compile::sets`).
+    Cells(SetExpr),
+}
+
+/// A native collection as a domain holds it: the function, the most elements it can
+/// give on a board, and its name (which the optimiser recognises).
+#[derive(Clone, Copy, Debug)]
+pub struct NativeSet {
+    pub f: SetFn,
+    pub most: Most,
+    pub name: &'static str,
+}
+
+/// A set of cells worked out with word operations: the position's cached sets, board
+/// masks and their combinations.
+#[derive(Clone, Debug)]
+pub enum SetExpr {
+    /// Every cell of the board.
+    All,
+    /// Cells holding no piece, and cells holding some.
+    Empty,
+    Occupied,
+    /// The cells where `owner(x)` is the player this gives (`none`: empty cells and cells
+    /// topped by a neutral piece).
+    OwnedBy(Box<Node>),
+    /// The cells whose top piece is of the kind this gives (`none`: empty cells).
+    TopKind(Box<Node>),
+    /// The cells whose stack passes the game's stack test of this index (see
+    /// [`State`](super::state::State): the position keeps these sets).
+    Test(u16),
+    /// The one cell a value gives (no cell for `none`).
+    Single(Box<Node>),
+    /// The cells linked to a cell through a direction set: `adjacent(cell, dirs)`.
+    Adjacent(Box<Node>, Box<Node>),
+    /// `adjacent(cell, D)` for a constant direction set: the board's precomputed
+    /// neighbour masks number `table` (see `Board::neighbour_table`).
+    Neighbours(Box<Node>, u16),
+    /// Every cell while a condition that reads no element holds, else none.
+    When(Box<Node>),
+    /// The cells in every term, or with `true`, not in it: a filter's chain of `&&`.
+    Conj(Box<[(bool, SetExpr)]>),
+    Or(Box<SetExpr>, Box<SetExpr>),
 }
 
 /// The most elements a native collection can hold on a board: what random draws pad a
@@ -185,19 +204,6 @@ impl Most {
     }
 }
 
-/// Which cells a [`Domain::Cells`] holds.
-#[derive(Clone, Debug)]
-pub enum CellQuery {
-    All,
-    /// The cells where `owner(x)` is the player this gives (`none`: empty cells and
-    /// cells topped by a neutral piece).
-    OwnedBy(Box<Node>),
-    /// The cells whose top piece is of the kind this gives (`none`: empty cells).
-    TopKind(Box<Node>),
-    Empty,
-    Occupied,
-}
-
 /// A compiled effect statement.
 #[derive(Clone, Debug)]
 pub enum Op {
@@ -211,7 +217,8 @@ pub enum Op {
     Let(u16, Node),
     SetVar(u16, Node),
     SetPlayerVar(u16, Node, Node),
-    Effect(EffectFn, Box<[Node]>),
+    /// A native effect, its arguments and its name.
+    Effect(EffectFn, Box<[Node]>, &'static str),
 }
 
 /// One entry of a compiled `choose` list.
@@ -222,13 +229,25 @@ pub enum Choice {
         domain: Domain,
         filter: Option<Node>,
         /// Set when neither the collection nor the filter reads a name chosen earlier in
-        /// the same part: the position does not change while a part's choices are made,
-        /// so the filtered elements are computed once each time the part is entered
-        /// instead of once per combination of the earlier choices.
+        /// the same part: random draws then work its elements out once per position.
         invariant: bool,
+        /// For a set of cells: what bounds its size whatever the names it reads (see
+        /// [`SetBound`]); set by the optimiser.
+        bound: SetBound,
     },
     Let(u16, Node),
     Where(Node),
+}
+
+/// What bounds the size of a set of cells whatever the names it reads and whatever
+/// effects changed a few cells before it is worked out: random draws give a choice that
+/// many slots. Dropping terms of a conjunction only adds cells, so the terms that read
+/// only the position (`fixed`, which changes by at most one cell per cell edited) and the
+/// terms with a size of their own (`cap`: one cell, a cell's neighbours) each bound it.
+#[derive(Clone, Debug, Default)]
+pub struct SetBound {
+    pub fixed: Option<SetExpr>,
+    pub cap: Option<u32>,
 }
 
 /// One piece of the notation template: literal text or a bound value to print.
@@ -246,6 +265,9 @@ pub struct Part {
     pub check: Option<Node>,
     pub notation: Vec<NotationPiece>,
     pub optional: bool,
+    /// The most cells whose stacks the effect can change (`None`: no bound, e.g. a push
+    /// or a loop). Set by the optimiser; random draws bound later parts' collections with it.
+    pub edits: Option<u32>,
 }
 
 impl Part {

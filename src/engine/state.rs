@@ -3,10 +3,15 @@
 //! A state is a few flat arrays so that copying it is cheap; changes made while searching
 //! for legal plies go through a [`Journal`] so they can be undone without a copy.
 
+use std::sync::Arc;
+
 use smallvec::SmallVec;
 
 use super::board::CellId;
-use super::natives::Elems;
+use super::cellset;
+use super::eval::arith;
+use super::program::Node;
+use crate::lang::ast::BinOp;
 
 /// A value that stands for "no cell / no player / no kind / no direction".
 pub const NONE: i64 = -1;
@@ -70,30 +75,56 @@ pub struct Outcome {
     pub reason: Option<String>,
 }
 
-/// The most 64-bit words a set of cells needs: boards have at most 26 × 26 cells.
-pub const CELL_SET_WORDS: usize = (26 * 26usize).div_ceil(64);
-
 /// The top code of an empty cell (see [`State::top_code`]).
 pub const EMPTY_TOP: u16 = u16::MAX;
 
+/// The game's stack tests (see [`State`]), shared by every position of a game.
+#[derive(Clone, Debug, Default)]
+pub struct StackTests(pub Arc<[Node]>);
+
+impl PartialEq for StackTests {
+    fn eq(&self, other: &StackTests) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0.len() == other.0.len() && self.0.is_empty()
+    }
+}
+
+impl Eq for StackTests {}
+
 /// A game position.
 ///
-/// Besides the stacks it keeps two caches that the hot paths read instead of the stacks:
-/// each cell's top piece as a small code, and for each class of top piece (kind and
-/// owner) the bit set of cells it tops, which the group hooks flood over. Stacks change
-/// only through [`State::edit_stack`] (directly, or through a [`Journal`]), which keeps
-/// the caches true.
+/// Besides the stacks it keeps caches that the hot paths read instead of the stacks,
+/// all kept true by the one function that edits a stack ([`State::edit_stack`], directly
+/// or through a [`Journal`]):
+/// - each cell's top piece as a small code;
+/// - cell sets (see [`cellset`]): per class of top piece (kind and owner; what the group
+///   hooks flood over), per owner of the top piece, per kind of the top piece, the
+///   occupied cells;
+/// - per stack test of the game (a condition on one cell's stack alone, such as
+///   `height(x) == 1`, that a filter over cells asks: see `compile::sets`), the cells
+///   whose stack passes it.
+///
+/// So a filter such as `cells where owner(x) == me && height(x) == 1` is an intersection
+/// of two sets, not a test per cell.
 #[derive(Debug, PartialEq, Eq)]
 pub struct State {
     /// One stack per cell.
     stacks: Vec<Stack>,
     /// Per cell: `kind << 8 | owner` of the top piece, or [`EMPTY_TOP`].
     tops: Vec<u16>,
-    /// Per class of top piece, `words` words: the cells topped by that class.
-    classes: Vec<u64>,
+    /// Every cached cell set, `words` words each: the classes of top piece (kind-major,
+    /// then the owner's slot, neutral last), then per owner slot, per kind, the occupied
+    /// cells, and per stack test.
+    sets: Vec<u64>,
+    /// The game's stack tests.
+    tests: StackTests,
     /// Classes per kind: one per player and one for neutral pieces.
     owner_slots: u16,
-    /// 64-bit words per cell set.
+    /// The number of piece kinds.
+    kind_count: u16,
+    /// Where the sets of each sort start in `sets`, counted in sets: per owner, per
+    /// kind, the occupied cells, per stack test (the classes start at 0).
+    starts: [u16; 4],
+    /// 64-bit words in a set of this board's cells.
     words: u16,
     /// Global variables, then player variables (grouped by variable, one slot per player),
     /// then turn variables.
@@ -121,7 +152,8 @@ impl Clone for State {
         let mut copy = State {
             stacks: Vec::new(),
             tops: Vec::new(),
-            classes: Vec::new(),
+            sets: Vec::new(),
+            tests: self.tests.clone(),
             vars: Vec::new(),
             outcome: None,
             ..*self
@@ -137,8 +169,11 @@ impl Clone for State {
         let State {
             stacks,
             tops,
-            classes,
+            sets,
+            tests,
             owner_slots,
+            kind_count,
+            starts,
             words,
             vars,
             to_move,
@@ -152,10 +187,14 @@ impl Clone for State {
         } = source;
         self.stacks.clone_from(stacks);
         self.tops.clone_from(tops);
-        self.classes.clone_from(classes);
+        self.sets.clone_from(sets);
+        if !Arc::ptr_eq(&self.tests.0, &tests.0) {
+            self.tests = tests.clone();
+        }
         self.vars.clone_from(vars);
         self.outcome.clone_from(outcome);
-        (self.owner_slots, self.words) = (*owner_slots, *words);
+        (self.owner_slots, self.kind_count, self.words) = (*owner_slots, *kind_count, *words);
+        self.starts = *starts;
         (self.to_move, self.turn, self.ply_in_turn) = (*to_move, *turn, *ply_in_turn);
         (self.plies, self.alive, self.silent_passes) = (*plies, *alive, *silent_passes);
         self.turn_over = *turn_over;
@@ -168,10 +207,24 @@ impl State {
     pub fn new(stacks: Vec<Stack>, vars: Vec<i64>, players: usize, kinds: usize) -> State {
         let words = stacks.len().div_ceil(64).max(1);
         let owner_slots = players + 1;
+        let kinds = kinds.max(1);
         let mut state = State {
             tops: vec![EMPTY_TOP; stacks.len()],
-            classes: vec![0; kinds.max(1) * owner_slots * words],
+            sets: Vec::new(),
+            tests: StackTests::default(),
             owner_slots: owner_slots as u16,
+            kind_count: kinds as u16,
+            starts: {
+                let owners = kinds * owner_slots;
+                let kinds_at = owners + owner_slots;
+                let occupied = kinds_at + kinds;
+                [
+                    owners as u16,
+                    kinds_at as u16,
+                    occupied as u16,
+                    occupied as u16 + 1,
+                ]
+            },
             words: words as u16,
             stacks,
             vars,
@@ -188,10 +241,49 @@ impl State {
             turn_over: false,
             outcome: None,
         };
-        for cell in 0..state.stacks.len() {
-            state.refresh(cell);
-        }
+        state.rebuild();
         state
+    }
+
+    /// Sets the game's stack tests (see [`State`]) and works out their sets.
+    pub fn set_tests(&mut self, tests: StackTests) {
+        self.tests = tests;
+        self.rebuild();
+    }
+
+    /// Works out every cache from the stacks.
+    fn rebuild(&mut self) {
+        let sets = self.tests_at() + self.tests.0.len();
+        self.sets = vec![0; sets * self.words as usize];
+        self.tops.fill(EMPTY_TOP);
+        for cell in 0..self.stacks.len() {
+            self.refresh(cell);
+        }
+    }
+
+    /// Where the sets of each sort start, counted in sets.
+    #[inline]
+    fn owners_at(&self) -> usize {
+        self.starts[0] as usize
+    }
+    #[inline]
+    fn kinds_at(&self) -> usize {
+        self.starts[1] as usize
+    }
+    #[inline]
+    fn occupied_at(&self) -> usize {
+        self.starts[2] as usize
+    }
+    #[inline]
+    fn tests_at(&self) -> usize {
+        self.starts[3] as usize
+    }
+
+    /// The cached set number `i`.
+    #[inline]
+    fn set(&self, i: usize) -> &[u64] {
+        let w = self.words as usize;
+        &self.sets[i * w..(i + 1) * w]
     }
 
     /// Every cell's stack, bottom first.
@@ -226,69 +318,40 @@ impl State {
         self.tops[cell as usize]
     }
 
-    /// The cells whose top piece has this code (kind and owner), as a bit set by cell
-    /// index; empty for [`EMPTY_TOP`].
+    /// The cells whose top piece has this code (kind and owner), as the words of a bit
+    /// set by cell index; empty for [`EMPTY_TOP`].
     #[inline]
     pub fn cells_topped_by(&self, code: u16) -> &[u64] {
         match self.class(code) {
-            Some(class) => {
-                let w = self.words as usize;
-                &self.classes[class * w..(class + 1) * w]
-            }
+            Some(class) => self.set(class),
             None => &[],
         }
     }
 
-    /// Pushes, in cell order, the cells whose top piece `player` owns.
-    pub fn owned_cells(&self, player: u8, out: &mut Elems) {
-        if (player as usize) + 1 < self.owner_slots as usize {
-            self.push_members(
-                |class| class % self.owner_slots as usize == player as usize,
-                false,
-                out,
-            );
-        }
+    /// The cells whose top piece `player` owns (the neutral slot for [`NEUTRAL`]).
+    #[inline]
+    pub fn owned(&self, player: u8) -> &[u64] {
+        let slot = (player as usize).min(self.owner_slots as usize - 1);
+        self.set(self.owners_at() + slot)
     }
 
-    /// Pushes, in cell order, the cells whose top piece is of kind `kind` (any owner).
-    pub fn cells_topped_by_kind(&self, kind: u8, out: &mut Elems) {
-        let slots = self.owner_slots as usize;
-        self.push_members(|class| class / slots == kind as usize, false, out);
+    /// The cells whose top piece is of kind `kind` (any owner).
+    #[inline]
+    pub fn topped_by_kind(&self, kind: u8) -> &[u64] {
+        let kind = (kind as usize).min(self.kind_count as usize - 1);
+        self.set(self.kinds_at() + kind)
     }
 
-    /// Pushes, in cell order, the cells that hold a piece.
-    pub fn occupied_cells(&self, out: &mut Elems) {
-        self.push_members(|_| true, false, out);
+    /// The cells that hold a piece.
+    #[inline]
+    pub fn occupied(&self) -> &[u64] {
+        self.set(self.occupied_at())
     }
 
-    /// Pushes, in cell order, the cells that hold nothing.
-    pub fn empty_cells(&self, out: &mut Elems) {
-        self.push_members(|_| true, true, out);
-    }
-
-    /// Pushes the members of the union of the classes that `pick` accepts (or of its
-    /// complement among the cells), in cell order.
-    fn push_members(&self, pick: impl Fn(usize) -> bool, complement: bool, out: &mut Elems) {
-        let words = self.words as usize;
-        let mut union = [0u64; CELL_SET_WORDS];
-        for (class, set) in self.classes.chunks_exact(words).enumerate() {
-            if pick(class) {
-                for (u, w) in union.iter_mut().zip(set) {
-                    *u |= w;
-                }
-            }
-        }
-        for (i, &word) in union[..words].iter().enumerate() {
-            let mut bits = if complement { !word } else { word };
-            while bits != 0 {
-                let cell = i * 64 + bits.trailing_zeros() as usize;
-                if cell >= self.stacks.len() {
-                    break;
-                }
-                out.push(cell as i64);
-                bits &= bits - 1;
-            }
-        }
+    /// The cells whose stack passes the game's stack test `test`.
+    #[inline]
+    pub fn passing(&self, test: u16) -> &[u64] {
+        self.set(self.tests_at() + test as usize)
     }
 
     /// The number of 64-bit words in a cell set of this position.
@@ -308,36 +371,64 @@ impl State {
         Some(kind * slots + owner.min(slots - 1))
     }
 
-    /// Whether the caches agree with the stacks: each cell's top code, and each class's
-    /// cell set holding exactly the cells it tops. Checked after every ply in debug builds.
+    /// Whether the caches agree with the stacks: each cell's top code, and each cached
+    /// set holding exactly the cells it should (and no bit past the last cell). Checked
+    /// after every ply in debug builds.
     pub fn caches_agree(&self) -> bool {
-        let code = |stack: &Stack| {
-            stack
+        let n = self.stacks.len();
+        let sets = self.sets.len() / self.words as usize;
+        let expected = |cell: usize, set: usize| {
+            let stack = &self.stacks[cell];
+            let code = stack
                 .last()
-                .map_or(EMPTY_TOP, |p| (p.kind as u16) << 8 | p.owner as u16)
+                .map_or(EMPTY_TOP, |p| (p.kind as u16) << 8 | p.owner as u16);
+            let top = code != EMPTY_TOP;
+            let slots = self.owner_slots as usize;
+            let (kind, owner) = (
+                (code >> 8) as usize,
+                ((code & 0xff) as usize).min(slots - 1),
+            );
+            if set < self.owners_at() {
+                top && set == kind * slots + owner
+            } else if set < self.kinds_at() {
+                top && set - self.owners_at() == owner
+            } else if set < self.occupied_at() {
+                top && set - self.kinds_at() == kind
+            } else if set == self.occupied_at() {
+                top
+            } else {
+                stack_value(&self.tests.0[set - self.tests_at()], stack) != 0
+            }
         };
-        let tops_agree = (self.stacks.iter().map(code)).eq(self.tops.iter().copied());
-        let words = self.words as usize;
+        let tops_agree = (0..n).all(|cell| {
+            self.tops[cell]
+                == self.stacks[cell]
+                    .last()
+                    .map_or(EMPTY_TOP, |p| (p.kind as u16) << 8 | p.owner as u16)
+        });
         tops_agree
-            && self
-                .classes
-                .chunks_exact(words)
-                .enumerate()
-                .all(|(class, set)| {
-                    (0..self.stacks.len()).all(|cell| {
-                        let member = set[cell / 64] & (1 << (cell % 64)) != 0;
-                        member == (self.class(self.tops[cell]) == Some(class))
-                    }) && set.iter().enumerate().all(|(w, &word)| {
-                        // No bit past the last cell.
-                        let valid = self.stacks.len().saturating_sub(w * 64).min(64);
-                        valid == 64 || word >> valid == 0
-                    })
-                })
+            && (0..sets).all(|set| {
+                let words = self.set(set);
+                (0..self.words as usize * 64)
+                    .all(|cell| cellset::contains(words, cell) == (cell < n && expected(cell, set)))
+            })
     }
 
     /// Brings the caches of one cell in line with its stack.
     fn refresh(&mut self, cell: usize) {
-        let new = self.stacks[cell]
+        let w = self.words as usize;
+        let (word, bit) = (cell / 64, 1u64 << (cell % 64));
+        let first_test = self.tests_at();
+        let stack = &self.stacks[cell];
+        for (i, test) in self.tests.0.iter().enumerate() {
+            let slot = &mut self.sets[(first_test + i) * w + word];
+            if stack_value(test, stack) != 0 {
+                *slot |= bit;
+            } else {
+                *slot &= !bit;
+            }
+        }
+        let new = stack
             .last()
             .map_or(EMPTY_TOP, |p| (p.kind as u16) << 8 | p.owner as u16);
         let old = self.tops[cell];
@@ -345,13 +436,23 @@ impl State {
             return;
         }
         self.tops[cell] = new;
-        let (w, bit) = (cell / 64, 1u64 << (cell % 64));
-        let words = self.words as usize;
-        if let Some(class) = self.class(old) {
-            self.classes[class * words + w] &= !bit;
+        let slots = self.owner_slots as usize;
+        let (owners, kinds, occupied) = (self.owners_at(), self.kinds_at(), self.occupied_at());
+        let mut flip = |set: usize| self.sets[set * w + word] ^= bit;
+        for code in [old, new] {
+            if code == EMPTY_TOP {
+                continue;
+            }
+            let (kind, owner) = (
+                (code >> 8) as usize,
+                ((code & 0xff) as usize).min(slots - 1),
+            );
+            flip(kind * slots + owner);
+            flip(owners + owner);
+            flip(kinds + kind);
         }
-        if let Some(class) = self.class(new) {
-            self.classes[class * words + w] |= bit;
+        if (old == EMPTY_TOP) != (new == EMPTY_TOP) {
+            flip(occupied);
         }
     }
 
@@ -359,6 +460,45 @@ impl State {
     #[inline]
     pub fn is_alive(&self, p: u8) -> bool {
         self.alive & (1 << p) != 0
+    }
+}
+
+/// The value of a stack test (a condition on one cell's stack, its cell in slot 0) for
+/// a stack: the few nodes such a test is made of (see `compile::sets`).
+pub fn stack_value(node: &Node, stack: &[Piece]) -> i64 {
+    let kind_count = |k: &Node| {
+        let k = stack_value(k, stack);
+        stack.iter().filter(|p| p.kind as i64 == k).count() as i64
+    };
+    match node {
+        Node::Const(v) => *v,
+        Node::Height(_) => stack.len() as i64,
+        Node::Empty(_) => stack.is_empty() as i64,
+        Node::Top(_) => stack.last().map_or(NONE, |p| p.kind as i64),
+        Node::Owner(_) => match stack.last() {
+            Some(p) if p.owner != NEUTRAL => p.owner as i64,
+            _ => NONE,
+        },
+        Node::Count(_, k) => kind_count(k),
+        Node::Has(_, k) => (kind_count(k) > 0) as i64,
+        Node::Not(x) => (stack_value(x, stack) == 0) as i64,
+        Node::Neg(x) => stack_value(x, stack).wrapping_neg(),
+        Node::Binary(op, a, b) => {
+            let x = stack_value(a, stack);
+            match op {
+                BinOp::And if x == 0 => 0,
+                BinOp::Or if x != 0 => 1,
+                _ => arith(*op, x, stack_value(b, stack)),
+            }
+        }
+        Node::If(c, t, f) => {
+            if stack_value(c, stack) != 0 {
+                stack_value(t, stack)
+            } else {
+                stack_value(f, stack)
+            }
+        }
+        other => unreachable!("not a stack test: {other:?}"),
     }
 }
 
@@ -394,6 +534,12 @@ impl Journal {
     /// A journal that records nothing (for plies that are played for good).
     pub fn off() -> Journal {
         Journal::default()
+    }
+
+    /// Forgets every record (after a ply that is kept), still recording.
+    pub fn clear(&mut self) {
+        self.log.clear();
+        self.pieces.clear();
     }
 
     /// A mark to roll back to.

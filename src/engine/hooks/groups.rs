@@ -9,8 +9,9 @@
 //! cell over the same sets. Nothing is allocated.
 
 use crate::engine::board::{Board, CellId};
+use crate::engine::cellset::WORDS as MAX_WORDS;
 use crate::engine::natives::Ctx;
-use crate::engine::state::{CELL_SET_WORDS as MAX_WORDS, EMPTY_TOP, NEUTRAL};
+use crate::engine::state::{EMPTY_TOP, NEUTRAL};
 
 /// The size of the group containing `cell` (0 for an empty cell or none).
 pub fn group_size(c: &Ctx, cell: i64, dirs: i64) -> i64 {

@@ -1,0 +1,439 @@
+//! The set pass: filters over cells become set algebra.
+//!
+//! After type checking, every collection ranged over (by a choice, an aggregate or a
+//! `for`) is looked at with its filter. Where the collection is `cells`, or
+//! `adjacent(c, dirs)` and the order of the elements does not matter, the conjuncts of the
+//! filter that ask only about the element's own stack, its top piece's owner or kind, or
+//! its identity become a [`SetExpr`]: cached sets of the position, masks of the board and
+//! their intersections. What is left of the filter (conjuncts that read other cells or
+//! variables in ways a set cannot say) is tested per element as before. Expressions have
+//! no side effects, so taking conjuncts out of a chain and testing them first changes
+//! nothing but the time.
+//!
+//! A condition on one cell's stack alone with constants (`height(x) == 1`,
+//! `!has(x, pawn)`) becomes a *stack test*: the position keeps the set of cells passing
+//! each test, updated whenever a stack changes, so the filter is one word read.
+
+use crate::engine::board::Board;
+use crate::engine::eval::arith;
+use crate::engine::game::Game;
+use crate::engine::natives;
+use crate::engine::program::{Choice, Domain, Node, Op, SetBound, SetExpr};
+use crate::engine::state::StackTests;
+use crate::lang::ast::{AggOp, BinOp};
+
+/// Rewrites every filter of `game` into set algebra where it can, and gives the initial
+/// position the stack tests this found.
+pub fn optimise(game: &mut Game) {
+    let mut pass = Pass {
+        tests: Vec::new(),
+        keys: Vec::new(),
+        board: &mut game.board,
+    };
+    for action in &mut game.actions {
+        for part in &mut action.parts {
+            for choice in &mut part.choices {
+                match choice {
+                    Choice::In {
+                        slot,
+                        domain,
+                        filter,
+                        bound,
+                        ..
+                    } => {
+                        pass.narrow(domain, filter, *slot, false);
+                        if let Domain::Cells(set) = domain {
+                            *bound = set_bound(set, pass.board.most_links() as u32);
+                        }
+                    }
+                    Choice::Let(_, node) | Choice::Where(node) => pass.node(node),
+                }
+            }
+            pass.ops(&mut part.effect);
+            part.edits = edits(&part.effect);
+            if let Some(check) = &mut part.check {
+                pass.node(check);
+            }
+        }
+    }
+    for end in &mut game.ends {
+        pass.node(&mut end.when);
+        if let crate::engine::program::EndResult::Winner(n)
+        | crate::engine::program::EndResult::Loser(n) = &mut end.result
+        {
+            pass.node(n);
+        }
+    }
+    for phase in &mut game.phases {
+        pass.node(&mut phase.when.node);
+    }
+    pass.node(&mut game.plies_per_turn.node);
+    for standalone in [&mut game.score, &mut game.eval, &mut game.shown_height]
+        .into_iter()
+        .flatten()
+    {
+        pass.node(&mut standalone.node);
+    }
+    let tests = StackTests(pass.tests.into());
+    game.initial.set_tests(tests);
+}
+
+/// The stack tests found so far, each once, and the board (which keeps a table of
+/// neighbour masks for each constant direction set a filter uses).
+struct Pass<'b> {
+    tests: Vec<Node>,
+    keys: Vec<String>,
+    board: &'b mut Board,
+}
+
+impl Pass<'_> {
+    fn ops(&mut self, ops: &mut [Op]) {
+        for op in ops {
+            match op {
+                Op::If(cond, t, f) => {
+                    self.node(cond);
+                    self.ops(t);
+                    self.ops(f);
+                }
+                Op::For {
+                    slot,
+                    domain,
+                    filter,
+                    body,
+                } => {
+                    // Effects may depend on the order of the elements: keep it.
+                    self.narrow(domain, filter, *slot, true);
+                    self.ops(body);
+                }
+                Op::Let(_, n) | Op::SetVar(_, n) => self.node(n),
+                Op::SetPlayerVar(_, p, v) => {
+                    self.node(p);
+                    self.node(v);
+                }
+                Op::Effect(_, args, _) => args.iter_mut().for_each(|a| self.node(a)),
+            }
+        }
+    }
+
+    /// Visits the aggregates inside an expression, and folds constants.
+    fn node(&mut self, node: &mut Node) {
+        self.visit(node);
+        fold(node);
+    }
+
+    fn visit(&mut self, node: &mut Node) {
+        match node {
+            Node::Const(_) | Node::Local(_) | Node::Var(_) | Node::Me => {}
+            Node::PlayerVar(_, x)
+            | Node::Not(x)
+            | Node::Neg(x)
+            | Node::Owner(x)
+            | Node::Empty(x)
+            | Node::Top(x)
+            | Node::Height(x) => self.node(x),
+            Node::Binary(_, a, b) | Node::Count(a, b) | Node::Has(a, b) => {
+                self.node(a);
+                self.node(b);
+            }
+            Node::If(a, b, c) => {
+                self.node(a);
+                self.node(b);
+                self.node(c);
+            }
+            Node::Call(_, args) | Node::List(args) => args.iter_mut().for_each(|a| self.node(a)),
+            Node::Agg(agg) => {
+                if let Some(body) = &mut agg.body {
+                    self.node(body);
+                }
+                // `any(x in D: P)` and `count(x in D: P)` are `any`/`count` of the
+                // elements where P holds: a filter, which the set pass can narrow.
+                if matches!(agg.op, AggOp::Any | AggOp::Count | AggOp::All)
+                    && let Some(body) = agg.body.take()
+                {
+                    let body = match agg.op {
+                        // `all(x in D: P)` is `!any(x in D: !P)`.
+                        AggOp::All => Node::Not(Box::new(body)),
+                        _ => body,
+                    };
+                    agg.filter = Some(match agg.filter.take() {
+                        Some(f) => Node::Binary(BinOp::And, Box::new(f), Box::new(body)),
+                        None => body,
+                    });
+                    if agg.op == AggOp::All {
+                        agg.op = AggOp::Any;
+                        let any = std::mem::replace(node, Node::Const(0));
+                        *node = Node::Not(Box::new(any));
+                        let Node::Not(any) = node else { unreachable!() };
+                        let Node::Agg(agg) = any.as_mut() else {
+                            unreachable!()
+                        };
+                        if let Some(f) = &mut agg.filter {
+                            fold(f);
+                        }
+                        let ordered = false;
+                        self.narrow(&mut agg.domain, &mut agg.filter, agg.slot, ordered);
+                        return;
+                    }
+                }
+                let ordered = matches!(agg.op, AggOp::First | AggOp::Last);
+                self.narrow(&mut agg.domain, &mut agg.filter, agg.slot, ordered);
+            }
+        }
+    }
+
+    /// Turns a collection of cells and its filter into a set and what is left of the
+    /// filter. `ordered`: the elements must keep the collection's own order (`first`,
+    /// `last`, `for`), so only `cells` (in cell order already) may become a set.
+    fn narrow(&mut self, domain: &mut Domain, filter: &mut Option<Node>, slot: u16, ordered: bool) {
+        match domain {
+            Domain::Native(_, args) | Domain::List(args) => {
+                args.iter_mut().for_each(|a| self.node(a))
+            }
+            Domain::Cells(_) => {}
+        }
+        if let Some(f) = filter {
+            self.node(f);
+        }
+        let base = match domain {
+            Domain::Cells(SetExpr::All) => SetExpr::All,
+            Domain::Native(native, args) if native.name == "adjacent" && !ordered => {
+                let cell = Box::new(args[0].clone());
+                match args.get(1).unwrap_or(&Node::Const(0xff)) {
+                    Node::Const(dirs) => {
+                        SetExpr::Neighbours(cell, self.board.neighbour_table(*dirs as u8))
+                    }
+                    dirs => SetExpr::Adjacent(cell, Box::new(dirs.clone())),
+                }
+            }
+            _ => return,
+        };
+        let mut set = base;
+        let mut rest = Vec::new();
+        let mut parts = Vec::new();
+        if let Some(f) = filter.take() {
+            conjuncts(f, &mut parts);
+        }
+        for part in parts {
+            match self.set(&part, slot) {
+                Some(s) => set = and(set, s),
+                None => rest.push(part),
+            }
+        }
+        *domain = Domain::Cells(set);
+        *filter = rest
+            .into_iter()
+            .reduce(|a, b| Node::Binary(BinOp::And, Box::new(a), Box::new(b)));
+    }
+
+    /// The set of cells for which `node` holds, with the cell bound to `x`, if it is of a
+    /// form sets can say.
+    fn set(&mut self, node: &Node, x: u16) -> Option<SetExpr> {
+        let is_x = |n: &Node| matches!(n, Node::Local(s) if *s == x);
+        let reads_x = |n: &Node| n.reads_any(&[x]);
+        if !reads_x(node) {
+            return Some(SetExpr::When(Box::new(node.clone())));
+        }
+        let equal = |a: &Node, b: &Node| -> Option<SetExpr> {
+            if reads_x(b) {
+                return None;
+            }
+            let b = Box::new(b.clone());
+            match a {
+                Node::Owner(c) if is_x(c) => Some(SetExpr::OwnedBy(b)),
+                Node::Top(c) if is_x(c) => Some(SetExpr::TopKind(b)),
+                c if is_x(c) => Some(SetExpr::Single(b)),
+                _ => None,
+            }
+        };
+        let structural = match node {
+            Node::Empty(c) if is_x(c) => Some(SetExpr::Empty),
+            Node::Not(inner) => match inner.as_ref() {
+                Node::Empty(c) if is_x(c) => Some(SetExpr::Occupied),
+                inner => self.set(inner, x).map(complement),
+            },
+            Node::Binary(BinOp::Eq, a, b) => equal(a, b).or_else(|| equal(b, a)),
+            Node::Binary(BinOp::Ne, a, b) => equal(a, b).or_else(|| equal(b, a)).map(complement),
+            Node::Binary(BinOp::And, a, b) => {
+                let (a, b) = (self.set(a, x), self.set(b, x));
+                a.zip(b).map(|(a, b)| and(a, b))
+            }
+            Node::Binary(BinOp::Or, a, b) => {
+                let (a, b) = (self.set(a, x), self.set(b, x));
+                a.zip(b).map(|(a, b)| SetExpr::Or(Box::new(a), Box::new(b)))
+            }
+            _ => None,
+        };
+        structural.or_else(|| stack_only(node, x).then(|| SetExpr::Test(self.test(node, x))))
+    }
+
+    /// The index of the stack test `node` (with the cell bound to `x`), added if new.
+    fn test(&mut self, node: &Node, x: u16) -> u16 {
+        let canonical = rename(node, x);
+        let key = format!("{canonical:?}");
+        match self.keys.iter().position(|k| *k == key) {
+            Some(i) => i as u16,
+            None => {
+                self.keys.push(key);
+                self.tests.push(canonical);
+                (self.tests.len() - 1) as u16
+            }
+        }
+    }
+}
+
+/// Replaces an operation on constants by its value (parameters are constants by now, so
+/// `if diagonal_steps then all_directions else orthogonal` is one direction set).
+fn fold(node: &mut Node) {
+    let value = |n: &Node| match n {
+        Node::Const(v) => Some(*v),
+        _ => None,
+    };
+    let folded = match node {
+        Node::Not(x) => value(x).map(|v| (v == 0) as i64),
+        Node::Neg(x) => value(x).map(i64::wrapping_neg),
+        Node::Binary(op, a, b) => match (*op, value(a), value(b)) {
+            (op, Some(x), Some(y)) => Some(arith(op, x, y)),
+            // Operands of `&&` and `||` are booleans (0 or 1) with no side effects.
+            (BinOp::And, Some(0), _) | (BinOp::And, _, Some(0)) => Some(0),
+            (BinOp::Or, Some(1), _) | (BinOp::Or, _, Some(1)) => Some(1),
+            (BinOp::And, Some(_), _) | (BinOp::Or, Some(_), _) => {
+                *node = std::mem::replace(&mut **b, Node::Const(0));
+                return;
+            }
+            (BinOp::And, _, Some(_)) | (BinOp::Or, _, Some(_)) => {
+                *node = std::mem::replace(&mut **a, Node::Const(0));
+                return;
+            }
+            _ => None,
+        },
+        Node::If(cond, t, f) => match value(cond) {
+            Some(v) => {
+                let branch = if v != 0 { t } else { f };
+                *node = std::mem::replace(&mut **branch, Node::Const(0));
+                return;
+            }
+            None => None,
+        },
+        _ => None,
+    };
+    if let Some(v) = folded {
+        *node = Node::Const(v);
+    }
+}
+
+/// What bounds the size of `set` (see [`SetBound`]); a cell has at most `links` neighbours.
+fn set_bound(set: &SetExpr, links: u32) -> SetBound {
+    if set.reads_position_only() {
+        return SetBound {
+            fixed: Some(set.clone()),
+            cap: None,
+        };
+    }
+    let cap = |s: &SetExpr| match s {
+        SetExpr::Single(_) => Some(1),
+        SetExpr::Adjacent(..) | SetExpr::Neighbours(..) => Some(links),
+        _ => None,
+    };
+    match set {
+        SetExpr::Conj(terms) => {
+            let fixed: Vec<(bool, SetExpr)> = terms
+                .iter()
+                .filter(|(_, t)| t.reads_position_only())
+                .cloned()
+                .collect();
+            let caps = terms.iter().filter(|(negated, _)| !negated);
+            SetBound {
+                fixed: (!fixed.is_empty()).then(|| SetExpr::Conj(fixed.into())),
+                cap: caps.filter_map(|(_, t)| cap(t)).min(),
+            }
+        }
+        s => SetBound {
+            fixed: None,
+            cap: cap(s),
+        },
+    }
+}
+
+/// The most cells whose stacks running `ops` can change, if that is bounded.
+fn edits(ops: &[Op]) -> Option<u32> {
+    let mut total = 0u32;
+    for op in ops {
+        total += match op {
+            Op::Effect(_, _, name) => natives::cells_edited(name)?,
+            Op::If(_, t, f) => edits(t)?.max(edits(f)?),
+            Op::For { .. } => return None,
+            Op::Let(..) | Op::SetVar(..) | Op::SetPlayerVar(..) => 0,
+        };
+    }
+    Some(total)
+}
+
+/// `a && b` as sets: one chain of terms, dropping every cell and a lone positive term's
+/// chain.
+fn and(a: SetExpr, b: SetExpr) -> SetExpr {
+    let terms = |s: SetExpr| -> Vec<(bool, SetExpr)> {
+        match s {
+            SetExpr::All => Vec::new(),
+            SetExpr::Conj(terms) => terms.into_vec(),
+            s => vec![(false, s)],
+        }
+    };
+    let mut all = terms(a);
+    all.extend(terms(b));
+    match all.len() {
+        0 => SetExpr::All,
+        1 if !all[0].0 => all.pop().expect("one term").1,
+        _ => SetExpr::Conj(all.into()),
+    }
+}
+
+/// The cells not in `s`.
+fn complement(s: SetExpr) -> SetExpr {
+    SetExpr::Conj(Box::new([(true, s)]))
+}
+
+/// The operands of a chain of `&&`, left to right.
+fn conjuncts(node: Node, out: &mut Vec<Node>) {
+    match node {
+        Node::Binary(BinOp::And, a, b) => {
+            conjuncts(*a, out);
+            conjuncts(*b, out);
+        }
+        n => out.push(n),
+    }
+}
+
+/// Whether `node` reads nothing but constants and the stack of the cell bound to `x`:
+/// then its value for a cell changes only when that cell's stack does.
+fn stack_only(node: &Node, x: u16) -> bool {
+    let is_x = |n: &Node| matches!(n, Node::Local(s) if *s == x);
+    match node {
+        Node::Const(_) => true,
+        Node::Height(c) | Node::Top(c) | Node::Owner(c) | Node::Empty(c) => is_x(c),
+        Node::Count(c, k) | Node::Has(c, k) => is_x(c) && matches!(**k, Node::Const(_)),
+        Node::Not(a) | Node::Neg(a) => stack_only(a, x),
+        Node::Binary(_, a, b) => stack_only(a, x) && stack_only(b, x),
+        Node::If(a, b, c) => stack_only(a, x) && stack_only(b, x) && stack_only(c, x),
+        _ => false,
+    }
+}
+
+/// A stack test with its cell in slot 0, so that equal tests written with different
+/// names are kept once.
+fn rename(node: &Node, x: u16) -> Node {
+    let r = |n: &Node| Box::new(rename(n, x));
+    match node {
+        Node::Local(s) if *s == x => Node::Local(0),
+        Node::Height(c) => Node::Height(r(c)),
+        Node::Top(c) => Node::Top(r(c)),
+        Node::Owner(c) => Node::Owner(r(c)),
+        Node::Empty(c) => Node::Empty(r(c)),
+        Node::Count(c, k) => Node::Count(r(c), r(k)),
+        Node::Has(c, k) => Node::Has(r(c), r(k)),
+        Node::Not(a) => Node::Not(r(a)),
+        Node::Neg(a) => Node::Neg(r(a)),
+        Node::Binary(op, a, b) => Node::Binary(*op, r(a), r(b)),
+        Node::If(a, b, c) => Node::If(r(a), r(b), r(c)),
+        other => other.clone(),
+    }
+}

@@ -1,0 +1,153 @@
+//! Sets of cells as bits: what filters over cells are compiled to.
+//!
+//! A filter that asks only about each cell's own stack (`empty(x)`, `owner(x) == me`,
+//! `height(x) == 1`, ...) is a set the position keeps up to date (see
+//! [`State`](super::state::State)), and a collection such as `adjacent(c)` is a mask the
+//! board works out from its links; `cells where A && B` is then a few word operations, its
+//! size a popcount and its n-th element a short walk, instead of a test per cell.
+//!
+//! A board of `n` cells uses sets of `n.div_ceil(64)` words (one word up to 8x8), and the
+//! functions that work sets out are compiled once per word count (`[u64; W]`), so a set on
+//! a small board is a single register.
+
+/// The most 64-bit words a set of cells needs: boards have at most 26 × 26 cells.
+pub const WORDS: usize = (26 * 26usize).div_ceil(64);
+
+/// The words of a set of `n` cells: `0..n`.
+pub fn below(n: usize, words: usize) -> Vec<u64> {
+    (0..words)
+        .map(|i| {
+            let lo = i * 64;
+            if n >= lo + 64 {
+                u64::MAX
+            } else if n > lo {
+                (1u64 << (n - lo)) - 1
+            } else {
+                0
+            }
+        })
+        .collect()
+}
+
+#[inline]
+pub fn insert(set: &mut [u64], cell: usize) {
+    set[cell / 64] |= 1 << (cell % 64);
+}
+
+#[inline]
+pub fn remove(set: &mut [u64], cell: usize) {
+    set[cell / 64] &= !(1 << (cell % 64));
+}
+
+#[inline]
+pub fn contains(set: &[u64], cell: usize) -> bool {
+    set.get(cell / 64)
+        .is_some_and(|w| w & (1 << (cell % 64)) != 0)
+}
+
+/// The number of cells in a set.
+#[inline]
+pub fn count(set: &[u64]) -> usize {
+    set.iter().map(|w| w.count_ones() as usize).sum()
+}
+
+#[inline]
+pub fn is_empty(set: &[u64]) -> bool {
+    set.iter().all(|&w| w == 0)
+}
+
+/// The lowest cell, if any.
+#[inline]
+pub fn first(set: &[u64]) -> Option<usize> {
+    set.iter()
+        .position(|&w| w != 0)
+        .map(|i| i * 64 + set[i].trailing_zeros() as usize)
+}
+
+/// The highest cell, if any.
+#[inline]
+pub fn last(set: &[u64]) -> Option<usize> {
+    set.iter()
+        .rposition(|&w| w != 0)
+        .map(|i| i * 64 + 63 - set[i].leading_zeros() as usize)
+}
+
+/// The `n`-th cell in index order (from 0), if the set has that many.
+#[inline]
+pub fn nth(set: &[u64], mut n: usize) -> Option<usize> {
+    for (i, &w) in set.iter().enumerate() {
+        let ones = w.count_ones() as usize;
+        if n < ones {
+            let mut bits = w;
+            for _ in 0..n {
+                bits &= bits - 1;
+            }
+            return Some(i * 64 + bits.trailing_zeros() as usize);
+        }
+        n -= ones;
+    }
+    None
+}
+
+/// The cells of a set in index order, the set copied so it may change meanwhile.
+#[derive(Clone)]
+pub struct Members {
+    words: [u64; WORDS],
+    len: u8,
+    word: u8,
+}
+
+impl Members {
+    pub fn of(set: &[u64]) -> Members {
+        let mut words = [0; WORDS];
+        words[..set.len()].copy_from_slice(set);
+        Members {
+            words,
+            len: set.len() as u8,
+            word: 0,
+        }
+    }
+}
+
+impl Iterator for Members {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.word < self.len {
+            let w = &mut self.words[self.word as usize];
+            if *w != 0 {
+                let bit = w.trailing_zeros() as usize;
+                *w &= *w - 1;
+                return Some(self.word as usize * 64 + bit);
+            }
+            self.word += 1;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn members_nth_first_last_and_count_agree() {
+        let mut s = [0u64; WORDS];
+        for c in [0, 5, 63, 64, 200, 675] {
+            insert(&mut s, c);
+        }
+        let all: Vec<usize> = Members::of(&s).collect();
+        assert_eq!(all, vec![0, 5, 63, 64, 200, 675]);
+        assert_eq!(count(&s), 6);
+        assert_eq!((first(&s), last(&s)), (Some(0), Some(675)));
+        for (i, c) in all.iter().enumerate() {
+            assert_eq!(nth(&s, i), Some(*c));
+        }
+        assert_eq!(nth(&s, 6), None);
+        assert_eq!(count(&below(70, 2)), 70);
+        remove(&mut s, 5);
+        assert!(!contains(&s, 5) && contains(&s, 64));
+        assert_eq!(Members::of(&s[..1]).count(), 2);
+    }
+}
