@@ -380,6 +380,7 @@ impl<'a> Scope<'a> {
                     domain: dom,
                     filter,
                     body: None,
+                    along: None,
                 })),
                 elem,
             ));
@@ -413,6 +414,7 @@ impl<'a> Scope<'a> {
                 domain: dom,
                 filter,
                 body,
+                along: None,
             })),
             ret,
         ))
@@ -633,6 +635,10 @@ fn specialise(name: &str, func: NativeFn, mut args: Vec<Node>) -> Node {
         ("has", 2) => {
             let (cell, kind) = (args.remove(0), args.remove(0));
             Node::Has(Box::new(cell), Box::new(kind))
+        }
+        ("step", 2) => {
+            let (cell, dir) = (args.remove(0), args.remove(0));
+            Node::Step(Box::new(cell), Box::new(dir))
         }
         _ => Node::Call(func, args.into()),
     }

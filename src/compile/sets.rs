@@ -29,6 +29,7 @@ pub fn optimise(game: &mut Game) {
         tests: Vec::new(),
         keys: Vec::new(),
         board: &mut game.board,
+        by_height: false,
     };
     for action in &mut game.actions {
         for part in &mut action.parts {
@@ -74,8 +75,9 @@ pub fn optimise(game: &mut Game) {
     {
         pass.node(&mut standalone.node);
     }
+    let by_height = pass.by_height;
     let tests = StackTests(pass.tests.into());
-    game.initial.set_tests(tests);
+    game.initial.set_caches(tests, by_height);
 }
 
 /// The stack tests found so far, each once, and the board (which keeps a table of
@@ -84,6 +86,8 @@ struct Pass<'b> {
     tests: Vec<Node>,
     keys: Vec<String>,
     board: &'b mut Board,
+    /// Whether some set reads cells by height.
+    by_height: bool,
 }
 
 impl Pass<'_> {
@@ -131,7 +135,7 @@ impl Pass<'_> {
             | Node::Empty(x)
             | Node::Top(x)
             | Node::Height(x) => self.node(x),
-            Node::Binary(_, a, b) | Node::Count(a, b) | Node::Has(a, b) => {
+            Node::Binary(_, a, b) | Node::Count(a, b) | Node::Has(a, b) | Node::Step(a, b) => {
                 self.node(a);
                 self.node(b);
             }
@@ -176,9 +180,47 @@ impl Pass<'_> {
                     }
                 }
                 let ordered = matches!(agg.op, AggOp::First | AggOp::Last);
+                if ordered && agg.body.is_none() {
+                    agg.along = self.along_ray(&mut agg.domain, &mut agg.filter, agg.slot);
+                    if agg.along.is_some() {
+                        return;
+                    }
+                }
                 self.narrow(&mut agg.domain, &mut agg.filter, agg.slot, ordered);
             }
         }
+    }
+
+    /// `first`/`last` of `x in ray(c, d) where P` with P wholly a set: the ray's cells as
+    /// a set, taken nearest first by the direction (returned); `None`, and nothing
+    /// changed, otherwise.
+    fn along_ray(
+        &mut self,
+        domain: &mut Domain,
+        filter: &mut Option<Node>,
+        slot: u16,
+    ) -> Option<Node> {
+        let Domain::Native(native, args) = domain else {
+            return None;
+        };
+        if native.name != "ray" {
+            return None;
+        }
+        args.iter_mut().for_each(|a| self.node(a));
+        let mut set = SetExpr::Ray(Box::new(args[0].clone()), Box::new(args[1].clone()));
+        if let Some(f) = filter {
+            self.node(f);
+            let mut parts = Vec::new();
+            conjuncts(f.clone(), &mut parts);
+            for part in parts {
+                set = and(set, self.set(&part, slot)?);
+            }
+        }
+        let dir = args[1].clone();
+        self.board.make_rays();
+        *domain = Domain::Cells(set);
+        *filter = None;
+        Some(dir)
     }
 
     /// Turns a collection of cells and its filter into a set and what is left of the
@@ -196,6 +238,10 @@ impl Pass<'_> {
         }
         let base = match domain {
             Domain::Cells(SetExpr::All) => SetExpr::All,
+            Domain::Native(native, args) if native.name == "ray" && !ordered => {
+                self.board.make_rays();
+                SetExpr::Ray(Box::new(args[0].clone()), Box::new(args[1].clone()))
+            }
             Domain::Native(native, args) if native.name == "adjacent" && !ordered => {
                 let cell = Box::new(args[0].clone());
                 match args.get(1).unwrap_or(&Node::Const(0xff)) {
@@ -237,9 +283,13 @@ impl Pass<'_> {
             if reads_x(b) {
                 return None;
             }
+            let varies = !matches!(b, Node::Const(_));
             let b = Box::new(b.clone());
             match a {
                 Node::Owner(c) if is_x(c) => Some(SetExpr::OwnedBy(b)),
+                // A height against a constant is a stack test; against a value that
+                // varies, the position's cells by height.
+                Node::Height(c) if is_x(c) && varies => Some(SetExpr::HeightIs(b)),
                 Node::Top(c) if is_x(c) => Some(SetExpr::TopKind(b)),
                 c if is_x(c) => Some(SetExpr::Single(b)),
                 _ => None,
@@ -247,6 +297,10 @@ impl Pass<'_> {
         };
         let structural = match node {
             Node::Empty(c) if is_x(c) => Some(SetExpr::Empty),
+            Node::Has(c, k) if is_x(c) => match **k {
+                Node::Const(k) if (0..64).contains(&k) => Some(SetExpr::Holding(k as u8)),
+                _ => None,
+            },
             Node::Not(inner) => match inner.as_ref() {
                 Node::Empty(c) if is_x(c) => Some(SetExpr::Occupied),
                 inner => self.set(inner, x).map(complement),
@@ -263,6 +317,9 @@ impl Pass<'_> {
             }
             _ => None,
         };
+        if structural.as_ref().is_some_and(by_height) {
+            self.by_height = true;
+        }
         structural.or_else(|| stack_only(node, x).then(|| SetExpr::Test(self.test(node, x))))
     }
 
@@ -366,6 +423,16 @@ fn edits(ops: &[Op]) -> Option<u32> {
         };
     }
     Some(total)
+}
+
+/// Whether a set reads the position's cells by height.
+fn by_height(set: &SetExpr) -> bool {
+    match set {
+        SetExpr::HeightIs(_) => true,
+        SetExpr::Conj(terms) => terms.iter().any(|(_, t)| by_height(t)),
+        SetExpr::Or(a, b) => by_height(a) || by_height(b),
+        _ => false,
+    }
 }
 
 /// `a && b` as sets: one chain of terms, dropping every cell and a lone positive term's

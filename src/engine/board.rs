@@ -61,6 +61,9 @@ pub struct Board {
     /// Per direction set a game's filters use: that set, and per cell the words of the
     /// cells linked to it through those directions.
     neighbours: Vec<(u8, Vec<u64>)>,
+    /// Per cell and direction, the words of the cells its ray meets (see [`Board::ray`]);
+    /// worked out only for games whose filters use rays.
+    rays: Vec<u64>,
 }
 
 impl Board {
@@ -95,6 +98,7 @@ impl Board {
             most_links: 0,
             all: cellset::below(coords_len, words),
             neighbours: Vec::new(),
+            rays: Vec::new(),
         }
     }
 
@@ -207,6 +211,38 @@ impl Board {
     pub fn neighbours(&self, table: u16, cell: CellId) -> &[u64] {
         let w = self.words;
         &self.neighbours[table as usize].1[cell as usize * w..(cell as usize + 1) * w]
+    }
+
+    /// Works out the ray masks [`Board::ray`] reads. Called once the links are final.
+    pub fn make_rays(&mut self) {
+        if !self.rays.is_empty() {
+            return;
+        }
+        let w = self.words;
+        let mut rays = vec![0u64; self.len() * 8 * w];
+        for cell in 0..self.len() {
+            for dir in 0..8 {
+                let at = (cell * 8 + dir) * w;
+                let mut cur = self.step(cell as CellId, dir);
+                // A ray never meets a cell twice: each step moves the same way on the grid.
+                while let Some(next) = cur {
+                    if cellset::contains(&rays[at..at + w], next as usize) {
+                        break;
+                    }
+                    cellset::insert(&mut rays[at..at + w], next as usize);
+                    cur = self.step(next, dir);
+                }
+            }
+        }
+        self.rays = rays;
+    }
+
+    /// The cells met going from `cell` in direction `dir` following links, the cell itself
+    /// excluded, as the words of a cell set ([`Board::make_rays`] must have run).
+    #[inline]
+    pub fn ray(&self, cell: CellId, dir: usize) -> &[u64] {
+        let at = (cell as usize * 8 + dir) * self.words;
+        &self.rays[at..at + self.words]
     }
 
     /// The neighbour of `cell` in direction `dir`, if linked.

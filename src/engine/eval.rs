@@ -87,7 +87,11 @@ fn eval_node(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
             (cell >= 0 && c.state.top_code(cell as CellId) == EMPTY_TOP) as i64
         }
         Node::Count(x, k) => count_kind(c, eval(x, c, locals), eval(k, c, locals)),
-        Node::Has(x, k) => (count_kind(c, eval(x, c, locals), eval(k, c, locals)) > 0) as i64,
+        Node::Step(x, d) => super::natives::step(c, eval(x, c, locals), eval(d, c, locals)),
+        Node::Has(x, k) => match (eval(x, c, locals), eval(k, c, locals)) {
+            (x, k) if x >= 0 && (0..64).contains(&k) => c.state.holds(x as CellId, k as u8) as i64,
+            (x, k) => (count_kind(c, x, k) > 0) as i64,
+        },
         Node::Me => c.me as i64,
         Node::Not(x) => (eval(x, c, locals) == 0) as i64,
         Node::Neg(x) => eval(x, c, locals).wrapping_neg(),
@@ -170,6 +174,22 @@ fn count_kind(c: &Ctx, cell: i64, kind: i64) -> i64 {
 fn aggregate(agg: &Aggregate, c: &Ctx, locals: &mut [i64]) -> i64 {
     if let (Domain::Cells(set), None, None) = (&agg.domain, &agg.filter, &agg.body) {
         let at = |x: Option<usize>| x.map_or(NONE, |x| x as i64);
+        if let Some(dir) = &agg.along {
+            // Along a ray: nearest first, which is the lowest cell index going n, ne, e
+            // or nw (cells are numbered rank by rank), the highest going the other ways.
+            let d = eval(dir, c, locals);
+            let rising = super::board::DIRECTIONS
+                .get(d.max(0) as usize)
+                .is_some_and(|&(_, df, dr)| dr > 0 || (dr == 0 && df > 0));
+            let lowest = rising == (agg.op == AggOp::First);
+            return with_cells(set, c, locals, |s, _| {
+                at(if lowest {
+                    cellset::first(s)
+                } else {
+                    cellset::last(s)
+                })
+            });
+        }
         match agg.op {
             AggOp::Count => return with_cells(set, c, locals, |s, _| cellset::count(s) as i64),
             AggOp::Any => return with_cells(set, c, locals, |s, _| !cellset::is_empty(s) as i64),
@@ -177,6 +197,13 @@ fn aggregate(agg: &Aggregate, c: &Ctx, locals: &mut [i64]) -> i64 {
             AggOp::Last => return with_cells(set, c, locals, |s, _| at(cellset::last(s))),
             _ => {}
         }
+    }
+    if let (Domain::Cells(set), None, Some(Node::Height(x)), AggOp::Min | AggOp::Max) =
+        (&agg.domain, &agg.filter, &agg.body, agg.op)
+        && matches!(**x, Node::Local(s) if s == agg.slot)
+        && c.state.of_height(0).is_some()
+    {
+        return height_extreme(set, agg.op == AggOp::Max, c, locals);
     }
     let mut acc: Option<i64> = None;
     let mut count = 0i64;
@@ -228,6 +255,24 @@ fn aggregate(agg: &Aggregate, c: &Ctx, locals: &mut [i64]) -> i64 {
         AggOp::First | AggOp::Last => acc.unwrap_or(NONE),
         _ => count,
     }
+}
+
+/// The least (or, with `max`, the greatest) height of a stack in `set` (0 for no cell),
+/// from the position's cells by height: a few intersections instead of a height per cell.
+fn height_extreme(set: &SetExpr, max: bool, c: &Ctx, locals: &mut [i64]) -> i64 {
+    with_cells(set, c, locals, |s, _| {
+        let tallest = c.state.tallest_kept();
+        let meets = |h: usize| {
+            let of = c.state.of_height(h as i64).unwrap_or(&[]);
+            of.iter().zip(s).any(|(a, b)| a & b != 0)
+        };
+        let found = if max {
+            (0..=tallest).rev().find(|&h| meets(h))
+        } else {
+            (0..=tallest).find(|&h| meets(h))
+        };
+        found.map_or(0, |h| h as i64)
+    })
 }
 
 /// Evaluates an integer-list expression (a `sort_desc`/`sort_asc` aggregate or a scalar,
@@ -405,6 +450,24 @@ fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W] 
             _ => minus(words(board.all()), state.occupied()),
         },
         SetExpr::Test(t) => words(state.passing(*t)),
+        SetExpr::Holding(k) => words(state.holding(*k)),
+        SetExpr::HeightIs(h) => {
+            let h = eval(h, c, locals);
+            match state.of_height(h) {
+                Some([]) => [0; W],
+                Some(set) => words(set),
+                // Not kept (never, once the optimiser asked for it): test each cell.
+                None => {
+                    let mut s = [0; W];
+                    for cell in 0..board.len() {
+                        if state.stack(cell as CellId).len() as i64 == h {
+                            cellset::insert(&mut s, cell);
+                        }
+                    }
+                    s
+                }
+            }
+        }
         SetExpr::Single(x) => {
             let mut s = [0; W];
             match eval(x, c, locals) {
@@ -415,6 +478,10 @@ fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W] 
         }
         SetExpr::Neighbours(x, table) => match eval(x, c, locals) {
             x if x >= 0 => words(board.neighbours(*table, x as CellId)),
+            _ => [0; W],
+        },
+        SetExpr::Ray(x, d) => match (eval(x, c, locals), eval(d, c, locals)) {
+            (x, d) if x >= 0 && (0..8).contains(&d) => words(board.ray(x as CellId, d as usize)),
             _ => [0; W],
         },
         SetExpr::Adjacent(x, dirs) => {

@@ -33,6 +33,8 @@ pub enum Node {
     /// `pieces(cell, kind)` and `has(cell, kind)`: the pieces of a kind in a cell's stack.
     Count(Box<Node>, Box<Node>),
     Has(Box<Node>, Box<Node>),
+    /// `step(cell, dir)`: the cell linked that way, read from the board's table.
+    Step(Box<Node>, Box<Node>),
     Me,
     Agg(Box<Aggregate>),
     /// A list literal; only ever iterated or compared.
@@ -52,7 +54,7 @@ impl Node {
             | Node::Empty(x)
             | Node::Top(x)
             | Node::Height(x) => x.reads_any(slots),
-            Node::Binary(_, a, b) | Node::Count(a, b) | Node::Has(a, b) => {
+            Node::Binary(_, a, b) | Node::Count(a, b) | Node::Has(a, b) | Node::Step(a, b) => {
                 a.reads_any(slots) || b.reads_any(slots)
             }
             Node::If(a, b, c) => a.reads_any(slots) || b.reads_any(slots) || c.reads_any(slots),
@@ -80,12 +82,19 @@ impl SetExpr {
     /// Whether working out the set may read one of the local `slots`.
     pub fn reads_any(&self, slots: &[u16]) -> bool {
         match self {
-            SetExpr::All | SetExpr::Empty | SetExpr::Occupied | SetExpr::Test(_) => false,
-            SetExpr::OwnedBy(n) | SetExpr::TopKind(n) | SetExpr::Single(n) | SetExpr::When(n) => {
-                n.reads_any(slots)
-            }
+            SetExpr::All
+            | SetExpr::Empty
+            | SetExpr::Occupied
+            | SetExpr::Test(_)
+            | SetExpr::Holding(_) => false,
+            SetExpr::OwnedBy(n)
+            | SetExpr::TopKind(n)
+            | SetExpr::Single(n)
+            | SetExpr::When(n)
+            | SetExpr::HeightIs(n) => n.reads_any(slots),
             SetExpr::Adjacent(a, b) => a.reads_any(slots) || b.reads_any(slots),
             SetExpr::Neighbours(a, _) => a.reads_any(slots),
+            SetExpr::Ray(a, b) => a.reads_any(slots) || b.reads_any(slots),
             SetExpr::Conj(terms) => terms.iter().any(|(_, t)| t.reads_any(slots)),
             SetExpr::Or(a, b) => a.reads_any(slots) || b.reads_any(slots),
         }
@@ -96,10 +105,18 @@ impl SetExpr {
     /// a cell's stack changes.
     pub fn reads_position_only(&self) -> bool {
         match self {
-            SetExpr::All | SetExpr::Empty | SetExpr::Occupied | SetExpr::Test(_) => true,
-            SetExpr::OwnedBy(n) | SetExpr::TopKind(n) | SetExpr::Single(n) => n.is_fixed(),
+            SetExpr::All
+            | SetExpr::Empty
+            | SetExpr::Occupied
+            | SetExpr::Test(_)
+            | SetExpr::Holding(_) => true,
+            SetExpr::OwnedBy(n)
+            | SetExpr::TopKind(n)
+            | SetExpr::Single(n)
+            | SetExpr::HeightIs(n) => n.is_fixed(),
             SetExpr::Adjacent(a, b) => a.is_fixed() && b.is_fixed(),
             SetExpr::Neighbours(a, _) => a.is_fixed(),
+            SetExpr::Ray(a, b) => a.is_fixed() && b.is_fixed(),
             // A condition on variables may change with the effects of a part.
             SetExpr::When(_) => false,
             SetExpr::Conj(terms) => terms.iter().all(|(_, t)| t.reads_position_only()),
@@ -123,6 +140,9 @@ pub struct Aggregate {
     pub domain: Domain,
     pub filter: Option<Node>,
     pub body: Option<Node>,
+    /// For `first` and `last` over a ray made a set: the ray's direction, which orders
+    /// its cells (nearest first) where cell order would not.
+    pub along: Option<Node>,
 }
 
 /// Something a binding, aggregate or `for` ranges over.
@@ -161,6 +181,12 @@ pub enum SetExpr {
     OwnedBy(Box<Node>),
     /// The cells whose top piece is of the kind this gives (`none`: empty cells).
     TopKind(Box<Node>),
+    /// The cells whose stack is exactly as tall as a value that varies (`height(x) == E`):
+    /// read from the position's cells by height (see `State::of_height`).
+    HeightIs(Box<Node>),
+    /// The cells whose stack holds a piece of this kind anywhere (`has(x, K)`, for the
+    /// first 64 kinds).
+    Holding(u8),
     /// The cells whose stack passes the game's stack test of this index (see
     /// [`State`](super::state::State): the position keeps these sets).
     Test(u16),
@@ -171,6 +197,9 @@ pub enum SetExpr {
     /// `adjacent(cell, D)` for a constant direction set: the board's precomputed
     /// neighbour masks number `table` (see `Board::neighbour_table`).
     Neighbours(Box<Node>, u16),
+    /// `ray(cell, dir)`: the cells met going from a cell in a direction (see
+    /// `Board::ray`); [`Aggregate::along`] keeps their order for `first` and `last`.
+    Ray(Box<Node>, Box<Node>),
     /// Every cell while a condition that reads no element holds, else none.
     When(Box<Node>),
     /// The cells in every term, or with `true`, not in it: a filter's chain of `&&`.

@@ -4,19 +4,21 @@
 //! as much as trying every candidate. Instead, every action that may be played now gets a
 //! numbered set of *candidates*, such that every legal ply is exactly one candidate:
 //!
-//! - The first part's choices are numbered exactly. Where every `in` choice of the part
-//!   reads no earlier one (a checker and an empty cell), each has its elements worked out
-//!   once (a set of cells, or a short list where a filter is left after the set pass) and
-//!   a candidate is one element of each. Where a choice depends on an earlier one (a step
-//!   from a piece to a neighbour), the combinations are listed, and when the last `in`
-//!   choice is a set of cells with nothing left to test per element, a combination of the
-//!   others stands for as many candidates as that set has cells (a popcount): nothing is
-//!   padded and nothing is rejected for the first part's filters.
-//! - Each `in` choice of a later part (which sees the position the earlier parts' effects
-//!   left) gets a fixed number of slots, at least as many as its collection can hold
-//!   whatever those effects did: for a set of cells, the size of its conditions on the
-//!   position now plus the most cells the earlier effects can change, else the most the
-//!   collection can hold on this board. An optional part has one more value, "skipped".
+//! - The leading parts are numbered exactly (the *head*). A one-part action whose `in`
+//!   choices read no earlier one (a checker and an empty cell) is a product: each choice
+//!   has its elements worked out once (a set of cells, or a short list where a filter is
+//!   left after the set pass) and a candidate is one element of each. Otherwise the
+//!   combinations of the first part's choices are listed, and for an action of several
+//!   parts each of them is played (and taken back) to list the second part's choices in
+//!   the position it leaves (a move, then what to take: every combination exact). When
+//!   the last `in` choice listed is a set of cells with nothing left to test per element,
+//!   a combination of the others stands for as many candidates as that set has cells (a
+//!   popcount). Nothing in the head is padded or rejected for its filters and `where`s.
+//! - Each `in` choice of a part after the head (which sees the position the earlier
+//!   parts' effects left) gets a fixed number of slots, at least as many as its collection
+//!   can hold whatever those effects did: for a set of cells, the size of its conditions
+//!   on the position now plus the most cells the earlier effects can change, else the most
+//!   the collection can hold on this board. An optional part has one more value, "skipped".
 //!
 //! A candidate is drawn uniformly, played out (slots past the end of a collection,
 //! filters, `where`s, effects, checks) and kept if it is a legal ply, so an accepted draw
@@ -38,8 +40,8 @@ use super::natives::{Ctx, Elems, Mut};
 use super::program::{Action, Choice, Domain, Frame, Most, Part, SetBound, frame};
 use super::state::{Journal, State};
 
-/// At most this many first-part combinations are listed; past that the first part gets
-/// slots like the later parts.
+/// At most this many combinations are listed for a head; past that the head is the first
+/// part alone, then the first part gets slots like the later parts.
 const MOST_ENTRIES: usize = 1024;
 
 /// Above this many candidates a draw is almost never legal: list the plies instead.
@@ -66,23 +68,26 @@ impl Factor {
     }
 }
 
-/// How the first part's candidates are numbered.
+/// How the head's candidates are numbered.
 #[derive(Clone, Copy)]
-enum First {
-    /// One factor per `in` choice, in [`Numbered::factors`] from `at`; a candidate is one
-    /// element of each (mixed radix, first choice fastest).
+enum Head {
+    /// The first part alone, one factor per `in` choice, in [`Numbered::factors`] from
+    /// `at`; a candidate is one element of each (mixed radix, first choice fastest).
     Product { at: u32, len: u32 },
     /// Listed combinations, [`Numbered::entries`] `at..at + len`.
     Listed { at: u32, len: u32 },
 }
 
-/// One listed combination of the first part's choices.
+/// One listed combination of the head's choices.
 #[derive(Clone, Copy)]
 struct Entry {
-    /// Candidates before this entry within its plan.
+    /// Candidates before this entry within its head.
     before: u64,
-    /// Where its `in` values start in [`Numbered::values`].
+    /// Its `in` values, [`Numbered::values`] `values..values + len`.
     values: u32,
+    len: u8,
+    /// The head's optional parts it skips (bit per part).
+    skipped: u8,
     /// Where the last `in` choice's cells start in [`Numbered::sets`], if the entry stands
     /// for one candidate per cell of that set; `u32::MAX` when the entry is one candidate.
     leaf: u32,
@@ -91,11 +96,13 @@ struct Entry {
 /// The candidates of one action.
 struct Plan {
     action: u16,
-    first: First,
-    first_count: u64,
-    /// Where this plan's later parts' factors start in [`Numbered::factors`] (one per `in`
-    /// choice of each later part, in order).
-    later: u32,
+    head: Head,
+    /// How many parts the head numbers, and its candidates.
+    parts: u8,
+    head_count: u64,
+    /// Where the factors of the parts after the head start in [`Numbered::factors`] (one
+    /// per `in` choice of each, in order).
+    tail: u32,
     /// Where the names the first part works out once start in [`Numbered::frames`].
     frame: u32,
     /// The first part's `let` and `where` choices (bit per index) worked out at plan time.
@@ -186,7 +193,7 @@ impl Game {
             return None;
         }
         let drawn = SCRATCH.with_borrow_mut(|scratch| {
-            self.plan(state, &mut scratch.numbered);
+            self.plan(state, &mut scratch.numbered, &mut scratch.journal);
             let total = scratch
                 .numbered
                 .plans
@@ -228,25 +235,27 @@ impl Game {
     }
 
     /// Numbers the candidates of every action that may be played now (fallback actions
-    /// aside) into `scratch`.
-    fn plan(&self, state: &State, scratch: &mut Numbered) {
-        scratch.plans.clear();
-        scratch.factors.clear();
-        scratch.entries.clear();
-        scratch.values.clear();
-        scratch.sets.clear();
-        scratch.elements.clear();
-        scratch.frames.clear();
+    /// aside) into `out`. Heads of several parts are listed by playing their first part on
+    /// `state` through `journal` and taking it back.
+    fn plan(&self, state: &mut State, out: &mut Numbered, journal: &mut Journal) {
+        out.plans.clear();
+        out.factors.clear();
+        out.entries.clear();
+        out.values.clear();
+        out.sets.clear();
+        out.elements.clear();
+        out.frames.clear();
         let phase = self.current_phase(state);
-        let c = Ctx {
-            game: self,
-            state,
-            me: state.to_move,
-        };
+        let me = state.to_move;
         for (index, action) in self.actions.iter().enumerate() {
             if action.fallback || (action.phase.is_some() && action.phase != phase) {
                 continue;
             }
+            let c = Ctx {
+                game: self,
+                state,
+                me,
+            };
             let mut locals = frame(action.frame);
             let part = &action.parts[0];
             // The first part's `let`s and `where`s that read no chosen name: once, here.
@@ -271,35 +280,50 @@ impl Game {
                     break;
                 }
             }
-            if !possible {
+            if !possible && !part.optional {
                 continue;
             }
-            let (first, first_count) = self.first_part(&c, action, &mut locals, scratch);
-            if first_count == 0 {
+            let (head, parts, head_count) = if possible {
+                self.head(state, journal, action, &mut locals, settled, out)
+            } else {
+                // Only "skip the first part" is left: a product of nothing, plus the skip.
+                let at = out.factors.len() as u32;
+                (Head::Product { at, len: 0 }, 1, 1)
+            };
+            if head_count == 0 {
                 continue;
             }
-            let later = scratch.factors.len() as u32;
-            let mut size = first_count;
+            let c = Ctx {
+                game: self,
+                state,
+                me,
+            };
+            let tail = out.factors.len() as u32;
+            let mut size = head_count;
             let mut edits = Some(0u32);
             for (p, part) in action.parts.iter().enumerate().skip(1) {
                 edits = edits.zip(action.parts[p - 1].edits).map(|(a, b)| a + b);
+                if p < parts as usize {
+                    continue;
+                }
                 let mut values = 1u64;
                 for choice in &part.choices {
                     if let Choice::In { .. } = choice {
                         let n = self.slots(&c, choice, edits);
                         values = values.saturating_mul(n);
-                        scratch.factors.push(Factor::Slots(n as u32));
+                        out.factors.push(Factor::Slots(n as u32));
                     }
                 }
                 size = size.saturating_mul(values.saturating_add(part.optional as u64));
             }
-            let frame_at = scratch.frames.len() as u32;
-            scratch.frames.extend_from_slice(&locals);
-            scratch.plans.push(Plan {
+            let frame_at = out.frames.len() as u32;
+            out.frames.extend_from_slice(&locals);
+            out.plans.push(Plan {
                 action: index as u16,
-                first,
-                first_count,
-                later,
+                head,
+                parts,
+                head_count,
+                tail,
                 frame: frame_at,
                 settled,
                 size,
@@ -307,23 +331,31 @@ impl Game {
         }
     }
 
-    /// Numbers the first part's candidates: a product of independent choices, or a list
-    /// of combinations (see the module's documentation); returns how and how many.
-    fn first_part(
+    /// Numbers the head's candidates (see the module's documentation): how, over how many
+    /// parts, and how many candidates.
+    fn head(
         &self,
-        c: &Ctx,
+        state: &mut State,
+        journal: &mut Journal,
         action: &Action,
         locals: &mut Frame,
-        scratch: &mut Numbered,
-    ) -> (First, u64) {
+        settled: u64,
+        out: &mut Numbered,
+    ) -> (Head, u8, u64) {
         let part = &action.parts[0];
         let independent = part.choices.iter().all(|ch| match ch {
             Choice::In { invariant, .. } => *invariant,
             _ => true,
         });
         let optional = part.optional as u64;
-        if independent {
-            let at = scratch.factors.len();
+        let me = state.to_move;
+        if independent && action.parts.len() == 1 {
+            let c = Ctx {
+                game: self,
+                state,
+                me,
+            };
+            let at = out.factors.len();
             let mut count = 1u64;
             for choice in &part.choices {
                 if let Choice::In {
@@ -333,63 +365,68 @@ impl Game {
                     ..
                 } = choice
                 {
-                    let factor = known(c, d, filter.as_ref(), *slot, locals, scratch);
+                    let factor = known(&c, d, filter.as_ref(), *slot, locals, out);
                     count = count.saturating_mul(factor.count());
-                    scratch.factors.push(factor);
+                    out.factors.push(factor);
                 }
             }
-            let len = (scratch.factors.len() - at) as u32;
-            let first = First::Product { at: at as u32, len };
-            return (first, count.saturating_add(optional));
+            let len = (out.factors.len() - at) as u32;
+            let head = Head::Product { at: at as u32, len };
+            return (head, 1, count.saturating_add(optional));
         }
-        let at = scratch.entries.len();
-        let last = part
-            .choices
-            .iter()
-            .rposition(|ch| matches!(ch, Choice::In { .. }))
-            .expect("a dependent choice");
-        // The last `in` choice is counted, not walked, when it is a set with nothing left
-        // to test and nothing after it in the part.
-        let counted = last + 1 == part.choices.len()
-            && matches!(
-                &part.choices[last],
-                Choice::In {
-                    domain: Domain::Cells(_),
-                    filter: None,
-                    ..
-                }
-            );
-        let mut lister = Lister {
-            c,
-            choices: &part.choices,
-            counted,
-            locals,
-            chosen: SmallVec::new(),
-            scratch,
-            total: 0,
+        // A second part that may be skipped is left to slots: its candidates are few (an
+        // optional extra) and every first-part combination is a ply without it, whereas
+        // listing it would play every first-part combination.
+        let deepest = if action.parts.len() >= 2 && !action.parts[1].optional {
+            2
+        } else {
+            1
         };
-        if lister.list(0) {
-            let len = (lister.scratch.entries.len() - at) as u32;
-            let total = lister.total;
-            return (
-                First::Listed { at: at as u32, len },
-                total.saturating_add(optional),
-            );
+        for depth in (1..=deepest).rev() {
+            let (at, values, sets) = (out.entries.len(), out.values.len(), out.sets.len());
+            let mut lister = Lister {
+                game: self,
+                state: &mut *state,
+                journal: &mut *journal,
+                me,
+                action,
+                depth,
+                locals: &mut *locals,
+                settled,
+                chosen: SmallVec::new(),
+                skipped: 0,
+                out: &mut *out,
+                total: 0,
+            };
+            if lister.part(0) {
+                let total = lister.total;
+                let len = (out.entries.len() - at) as u32;
+                return (Head::Listed { at: at as u32, len }, depth as u8, total);
+            }
+            // Too many combinations: a shallower head.
+            out.entries.truncate(at);
+            out.values.truncate(values);
+            out.sets.truncate(sets);
         }
-        // Too many combinations: slots, as for the later parts.
-        lister.scratch.entries.truncate(at);
-        let at = scratch.factors.len();
+        // Still too many: slots for the first part, as for the later parts.
+        let c = Ctx {
+            game: self,
+            state,
+            me,
+        };
+        let at = out.factors.len();
         let mut count = 1u64;
         for choice in &part.choices {
             if let Choice::In { .. } = choice {
-                let n = self.slots(c, choice, Some(0));
+                let n = self.slots(&c, choice, Some(0));
                 count = count.saturating_mul(n);
-                scratch.factors.push(Factor::Slots(n as u32));
+                out.factors.push(Factor::Slots(n as u32));
             }
         }
-        let len = (scratch.factors.len() - at) as u32;
+        let len = (out.factors.len() - at) as u32;
         (
-            First::Product { at: at as u32, len },
+            Head::Product { at: at as u32, len },
+            1,
             count.saturating_add(optional),
         )
     }
@@ -508,37 +545,97 @@ fn set_bound(bound: &SetBound, c: &Ctx, edits: Option<u32>) -> u64 {
     fixed.min(bound.cap.map_or(cells, u64::from))
 }
 
-/// The walk that lists the first part's combinations.
-struct Lister<'a, 'c> {
-    c: &'a Ctx<'c>,
-    choices: &'a [Choice],
-    /// Whether the last `in` choice is counted rather than walked.
-    counted: bool,
+/// The walk that lists a head's combinations: the first part's choices, and for a head
+/// of two parts, the second part's in the position each combination of the first leaves.
+struct Lister<'a, 'g> {
+    game: &'g Game,
+    state: &'a mut State,
+    journal: &'a mut Journal,
+    me: u8,
+    action: &'g Action,
+    /// How many parts the head has.
+    depth: usize,
     locals: &'a mut Frame,
-    chosen: SmallVec<[i64; 6]>,
-    scratch: &'a mut Numbered,
+    /// The first part's choices worked out at plan time.
+    settled: u64,
+    chosen: SmallVec<[i64; 8]>,
+    skipped: u8,
+    out: &'a mut Numbered,
     total: u64,
 }
 
 impl Lister<'_, '_> {
-    /// Lists from choice `i` on; false once there are more than [`MOST_ENTRIES`].
-    fn list(&mut self, i: usize) -> bool {
-        let Some(choice) = self.choices.get(i) else {
+    /// Lists from part `p` on; false once there are more than [`MOST_ENTRIES`].
+    fn part(&mut self, p: usize) -> bool {
+        if p == self.depth {
             return self.entry(u32::MAX, 1);
+        }
+        let part = &self.action.parts[p];
+        if part.optional {
+            part.clear_slots(self.locals);
+            self.skipped |= 1 << p;
+            let go_on = self.part(p + 1);
+            self.skipped &= !(1 << p);
+            if !go_on {
+                return false;
+            }
+        }
+        self.choice(p, 0)
+    }
+
+    /// Lists from choice `i` of part `p` on.
+    fn choice(&mut self, p: usize, i: usize) -> bool {
+        let (game, me) = (self.game, self.me);
+        let part = &self.action.parts[p];
+        let Some(choice) = part.choices.get(i) else {
+            // The head's last part is played by each candidate; an earlier part is played
+            // here, to list the next part's choices where it leaves the position.
+            if p + 1 == self.depth {
+                return self.part(p + 1);
+            }
+            let mark = self.journal.mark();
+            let mut m = Mut {
+                game,
+                state: self.state,
+                journal: self.journal,
+                me,
+            };
+            exec(&part.effect, &mut m, self.locals);
+            let c = Ctx {
+                game,
+                state: self.state,
+                me,
+            };
+            let ok = part
+                .check
+                .as_ref()
+                .is_none_or(|ch| eval(ch, &c, self.locals) != 0);
+            let go_on = !ok || self.part(p + 1);
+            self.journal.rollback(self.state, mark);
+            return go_on;
         };
-        let c = self.c;
+        if p == 0 && i < 64 && self.settled & (1 << i) != 0 {
+            return self.choice(p, i + 1);
+        }
+        let c = Ctx {
+            game,
+            state: self.state,
+            me,
+        };
         match choice {
             Choice::In {
                 domain: Domain::Cells(set),
+                filter: None,
                 ..
-            } if self.counted && i + 1 == self.choices.len() => {
-                let at = self.scratch.sets.len() as u32;
-                let count = with_cells(set, c, self.locals, |s, _| {
-                    self.scratch.sets.extend_from_slice(s);
+            } if p + 1 == self.depth && i + 1 == part.choices.len() => {
+                // The last choice of the head: counted, not walked.
+                let at = self.out.sets.len() as u32;
+                let count = with_cells(set, &c, self.locals, |s, _| {
+                    self.out.sets.extend_from_slice(s);
                     cellset::count(s)
                 });
                 if count == 0 {
-                    self.scratch.sets.truncate(at as usize);
+                    self.out.sets.truncate(at as usize);
                     return true;
                 }
                 self.entry(at, count as u64)
@@ -550,13 +647,13 @@ impl Lister<'_, '_> {
                 ..
             } => {
                 let mut words = [0u64; WORDS];
-                let n = cells_into(set, c, self.locals, &mut words);
+                let n = cells_into(set, &c, self.locals, &mut words);
                 for (w, &word) in words[..n].iter().enumerate() {
                     let mut bits = word;
                     while bits != 0 {
                         let e = (w * 64 + bits.trailing_zeros() as usize) as i64;
                         bits &= bits - 1;
-                        if !self.take(i, *slot, filter.as_ref(), e) {
+                        if !self.take(p, i, *slot, filter.as_ref(), e) {
                             return false;
                         }
                     }
@@ -570,45 +667,61 @@ impl Lister<'_, '_> {
                 ..
             } => {
                 let mut elems = Elems::new();
-                domain(d, c, self.locals, &mut elems);
+                domain(d, &c, self.locals, &mut elems);
                 for e in elems {
-                    if !self.take(i, *slot, filter.as_ref(), e) {
+                    if !self.take(p, i, *slot, filter.as_ref(), e) {
                         return false;
                     }
                 }
                 true
             }
             Choice::Let(slot, node) => {
-                self.locals[*slot as usize] = eval(node, c, self.locals);
-                self.list(i + 1)
+                self.locals[*slot as usize] = eval(node, &c, self.locals);
+                self.choice(p, i + 1)
             }
-            Choice::Where(node) => eval(node, c, self.locals) == 0 || self.list(i + 1),
+            Choice::Where(node) => eval(node, &c, self.locals) == 0 || self.choice(p, i + 1),
         }
     }
 
-    /// Binds `e` to choice `i` if it passes the filter, and lists on.
-    fn take(&mut self, i: usize, slot: u16, filter: Option<&super::program::Node>, e: i64) -> bool {
+    /// Binds `e` to choice `i` of part `p` if it passes the filter, and lists on.
+    fn take(
+        &mut self,
+        p: usize,
+        i: usize,
+        slot: u16,
+        filter: Option<&super::program::Node>,
+        e: i64,
+    ) -> bool {
         self.locals[slot as usize] = e;
-        if filter.is_some_and(|f| eval(f, self.c, self.locals) == 0) {
-            return true;
+        if let Some(f) = filter {
+            let c = Ctx {
+                game: self.game,
+                state: self.state,
+                me: self.me,
+            };
+            if eval(f, &c, self.locals) == 0 {
+                return true;
+            }
         }
         self.chosen.push(e);
-        let go_on = self.list(i + 1);
+        let go_on = self.choice(p, i + 1);
         self.chosen.pop();
         go_on
     }
 
     /// Records a combination standing for `count` candidates.
     fn entry(&mut self, leaf: u32, count: u64) -> bool {
-        let values = self.scratch.values.len() as u32;
-        self.scratch.values.extend_from_slice(&self.chosen);
-        self.scratch.entries.push(Entry {
+        let values = self.out.values.len() as u32;
+        self.out.values.extend_from_slice(&self.chosen);
+        self.out.entries.push(Entry {
             before: self.total,
             values,
+            len: self.chosen.len() as u8,
+            skipped: self.skipped,
             leaf,
         });
         self.total += count;
-        self.scratch.entries.len() <= MOST_ENTRIES
+        self.out.entries.len() <= MOST_ENTRIES
     }
 }
 
@@ -625,29 +738,30 @@ struct Trial<'a, 's> {
 impl Trial<'_, '_> {
     /// Plays candidate `pick` of `plan`; the parts it skipped, or why it is no ply.
     fn run(&mut self, action: &Action, plan: &Plan, s: &Numbered, pick: u64) -> Result<u8, Tried> {
-        let part = &action.parts[0];
-        let first = pick % plan.first_count;
-        let mut pick = pick / plan.first_count;
+        let head = pick % plan.head_count;
+        let mut pick = pick / plan.head_count;
         let mut skipped = 0u8;
-        if part.optional && first == plan.first_count - 1 {
-            part.clear_slots(self.locals);
-            skipped |= 1;
-        } else {
-            match plan.first {
-                First::Product { at, len } => {
+        match plan.head {
+            Head::Product { at, len } => {
+                let part = &action.parts[0];
+                if part.optional && head == plan.head_count - 1 {
+                    part.clear_slots(self.locals);
+                    skipped |= 1;
+                } else {
                     let factors = &s.factors[at as usize..(at + len) as usize];
-                    self.part(part, factors, s, first, plan.settled)?
-                }
-                First::Listed { at, len } => {
-                    let entries = &s.entries[at as usize..(at + len) as usize];
-                    let e = entries.partition_point(|e| e.before <= first) - 1;
-                    let entry = entries[e];
-                    self.listed(part, s, entry, first - entry.before)?
+                    self.part(part, factors, s, head, plan.settled)?
                 }
             }
+            Head::Listed { at, len } => {
+                let entries = &s.entries[at as usize..(at + len) as usize];
+                let e = entries.partition_point(|e| e.before <= head) - 1;
+                let entry = entries[e];
+                skipped = entry.skipped;
+                self.listed(action, plan, s, entry, head - entry.before)?
+            }
         }
-        let mut factors = &s.factors[plan.later as usize..];
-        for (p, part) in action.parts.iter().enumerate().skip(1) {
+        let mut factors = &s.factors[plan.tail as usize..];
+        for (p, part) in action.parts.iter().enumerate().skip(plan.parts as usize) {
             let ins = part
                 .choices
                 .iter()
@@ -767,43 +881,54 @@ impl Trial<'_, '_> {
         }
     }
 
-    /// Makes the first part's choices from a listed combination: its `in` values, then the
-    /// last `in` choice's `k`-th cell when the entry counts a set.
-    fn listed(&mut self, part: &Part, s: &Numbered, entry: Entry, k: u64) -> Result<(), Tried> {
-        let ins = part
-            .choices
-            .iter()
-            .filter(|ch| matches!(ch, Choice::In { .. }))
-            .count();
-        let width = ins - (entry.leaf != u32::MAX) as usize;
-        let mut values = s.values[entry.values as usize..entry.values as usize + width].iter();
-        for choice in &part.choices {
-            match choice {
-                Choice::In { slot, .. } => {
-                    let e = match values.next() {
-                        Some(&e) => e,
-                        None => {
-                            let w = self.state.words();
-                            let set = &s.sets[entry.leaf as usize..entry.leaf as usize + w];
-                            cellset::nth(set, k as usize).expect("within the count") as i64
-                        }
-                    };
-                    self.locals[*slot as usize] = e;
-                    self.values.push(e);
-                }
-                Choice::Let(slot, node) => {
-                    let c = Ctx {
-                        game: self.game,
-                        state: self.state,
-                        me: self.me,
-                    };
-                    self.locals[*slot as usize] = eval(node, &c, self.locals);
-                }
-                // The listing tested it for this combination already.
-                Choice::Where(_) => {}
+    /// Makes the head's choices from a listed combination: its `in` values in order, then
+    /// the last `in` choice's `k`-th cell when the entry counts a set; plays each part.
+    fn listed(
+        &mut self,
+        action: &Action,
+        plan: &Plan,
+        s: &Numbered,
+        entry: Entry,
+        k: u64,
+    ) -> Result<(), Tried> {
+        let start = entry.values as usize;
+        let mut values = s.values[start..start + entry.len as usize].iter();
+        for (p, part) in action.parts.iter().enumerate().take(plan.parts as usize) {
+            if entry.skipped & (1 << p) != 0 {
+                part.clear_slots(self.locals);
+                continue;
             }
+            for (i, choice) in part.choices.iter().enumerate() {
+                match choice {
+                    Choice::In { slot, .. } => {
+                        let e = match values.next() {
+                            Some(&e) => e,
+                            None => {
+                                let w = self.state.words();
+                                let at = entry.leaf as usize;
+                                let set = &s.sets[at..at + w];
+                                cellset::nth(set, k as usize).expect("within the count") as i64
+                            }
+                        };
+                        self.locals[*slot as usize] = e;
+                        self.values.push(e);
+                    }
+                    Choice::Let(_, _) if p == 0 && i < 64 && plan.settled & (1 << i) != 0 => {}
+                    Choice::Let(slot, node) => {
+                        let c = Ctx {
+                            game: self.game,
+                            state: self.state,
+                            me: self.me,
+                        };
+                        self.locals[*slot as usize] = eval(node, &c, self.locals);
+                    }
+                    // The listing tested it for this combination already.
+                    Choice::Where(_) => {}
+                }
+            }
+            self.effect_and_check(part)?;
         }
-        self.effect_and_check(part)
+        Ok(())
     }
 
     /// Plays the part's effect, then its check; `Err` when the check fails.

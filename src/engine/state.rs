@@ -105,7 +105,7 @@ impl Eq for StackTests {}
 ///
 /// So a filter such as `cells where owner(x) == me && height(x) == 1` is an intersection
 /// of two sets, not a test per cell.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct State {
     /// One stack per cell.
     stacks: Vec<Stack>,
@@ -122,8 +122,17 @@ pub struct State {
     /// The number of piece kinds.
     kind_count: u16,
     /// Where the sets of each sort start in `sets`, counted in sets: per owner, per
-    /// kind, the occupied cells, per stack test (the classes start at 0).
-    starts: [u16; 4],
+    /// kind, the occupied cells, per kind held anywhere in a stack, per stack test (the
+    /// classes start at 0).
+    starts: [u16; 5],
+    /// Per cell: the kinds (the first 64) its stack holds, a bit each.
+    present: Vec<u64>,
+    /// Whether the position keeps cell sets by height (a game whose filters compare a
+    /// height with a value that varies): then per cell its height, and per height from 0
+    /// up to the tallest stack seen, the words of the cells of that height.
+    by_height: bool,
+    heights: Vec<u16>,
+    height_sets: Vec<u64>,
     /// 64-bit words in a set of this board's cells.
     words: u16,
     /// Global variables, then player variables (grouped by variable, one slot per player),
@@ -147,12 +156,35 @@ pub struct State {
     pub outcome: Option<Outcome>,
 }
 
+/// Two positions are equal when their stacks, variables and turn agree: the caches are
+/// worked out from the stacks (and may differ in the room they have kept, such as cell
+/// sets for heights no stack has any more).
+impl PartialEq for State {
+    fn eq(&self, other: &State) -> bool {
+        self.stacks == other.stacks
+            && self.vars == other.vars
+            && self.to_move == other.to_move
+            && self.turn == other.turn
+            && self.ply_in_turn == other.ply_in_turn
+            && self.plies == other.plies
+            && self.alive == other.alive
+            && self.silent_passes == other.silent_passes
+            && self.turn_over == other.turn_over
+            && self.outcome == other.outcome
+    }
+}
+
+impl Eq for State {}
+
 impl Clone for State {
     fn clone(&self) -> State {
         let mut copy = State {
             stacks: Vec::new(),
             tops: Vec::new(),
             sets: Vec::new(),
+            present: Vec::new(),
+            heights: Vec::new(),
+            height_sets: Vec::new(),
             tests: self.tests.clone(),
             vars: Vec::new(),
             outcome: None,
@@ -174,6 +206,10 @@ impl Clone for State {
             owner_slots,
             kind_count,
             starts,
+            present,
+            by_height,
+            heights,
+            height_sets,
             words,
             vars,
             to_move,
@@ -195,6 +231,10 @@ impl Clone for State {
         self.outcome.clone_from(outcome);
         (self.owner_slots, self.kind_count, self.words) = (*owner_slots, *kind_count, *words);
         self.starts = *starts;
+        self.present.clone_from(present);
+        self.by_height = *by_height;
+        self.heights.clone_from(heights);
+        self.height_sets.clone_from(height_sets);
         (self.to_move, self.turn, self.ply_in_turn) = (*to_move, *turn, *ply_in_turn);
         (self.plies, self.alive, self.silent_passes) = (*plies, *alive, *silent_passes);
         self.turn_over = *turn_over;
@@ -218,13 +258,14 @@ impl State {
                 let owners = kinds * owner_slots;
                 let kinds_at = owners + owner_slots;
                 let occupied = kinds_at + kinds;
-                [
-                    owners as u16,
-                    kinds_at as u16,
-                    occupied as u16,
-                    occupied as u16 + 1,
-                ]
+                let contains = occupied + 1;
+                let tests = contains + kinds.min(64);
+                [owners, kinds_at, occupied, contains, tests].map(|n| n as u16)
             },
+            present: vec![0; stacks.len()],
+            by_height: false,
+            heights: Vec::new(),
+            height_sets: Vec::new(),
             words: words as u16,
             stacks,
             vars,
@@ -245,9 +286,11 @@ impl State {
         state
     }
 
-    /// Sets the game's stack tests (see [`State`]) and works out their sets.
-    pub fn set_tests(&mut self, tests: StackTests) {
+    /// Sets the game's stack tests (see [`State`]) and whether to keep cells by height,
+    /// and works out their sets.
+    pub fn set_caches(&mut self, tests: StackTests, by_height: bool) {
         self.tests = tests;
+        self.by_height = by_height;
         self.rebuild();
     }
 
@@ -256,6 +299,13 @@ impl State {
         let sets = self.tests_at() + self.tests.0.len();
         self.sets = vec![0; sets * self.words as usize];
         self.tops.fill(EMPTY_TOP);
+        self.present.fill(0);
+        self.height_sets.clear();
+        self.heights.clear();
+        if self.by_height {
+            self.heights = vec![0; self.stacks.len()];
+            self.height_sets = cellset::below(self.stacks.len(), self.words as usize);
+        }
         for cell in 0..self.stacks.len() {
             self.refresh(cell);
         }
@@ -275,8 +325,12 @@ impl State {
         self.starts[2] as usize
     }
     #[inline]
-    fn tests_at(&self) -> usize {
+    fn contains_at(&self) -> usize {
         self.starts[3] as usize
+    }
+    #[inline]
+    fn tests_at(&self) -> usize {
+        self.starts[4] as usize
     }
 
     /// The cached set number `i`.
@@ -348,6 +402,37 @@ impl State {
         self.set(self.occupied_at())
     }
 
+    /// The cells whose stack holds a piece of kind `kind` (one of the first 64 kinds)
+    /// anywhere.
+    #[inline]
+    pub fn holding(&self, kind: u8) -> &[u64] {
+        self.set(self.contains_at() + kind as usize)
+    }
+
+    /// Whether the stack on `cell` holds a piece of kind `kind` (one of the first 64).
+    #[inline]
+    pub fn holds(&self, cell: CellId, kind: u8) -> bool {
+        self.present[cell as usize] >> kind & 1 != 0
+    }
+
+    /// The cells whose stack holds exactly `height` pieces, if the position keeps cells by
+    /// height (an empty set for a height no stack has); `None` if it does not.
+    #[inline]
+    pub fn of_height(&self, height: i64) -> Option<&[u64]> {
+        if !self.by_height {
+            return None;
+        }
+        let w = self.words as usize;
+        let at = usize::try_from(height).ok()?.checked_mul(w)?;
+        Some(self.height_sets.get(at..at + w).unwrap_or(&[]))
+    }
+
+    /// The tallest height the position keeps a set for (0 when it keeps none).
+    #[inline]
+    pub fn tallest_kept(&self) -> usize {
+        (self.height_sets.len() / self.words as usize).saturating_sub(1)
+    }
+
     /// The cells whose stack passes the game's stack test `test`.
     #[inline]
     pub fn passing(&self, test: u16) -> &[u64] {
@@ -396,6 +481,10 @@ impl State {
                 top && set - self.kinds_at() == kind
             } else if set == self.occupied_at() {
                 top
+            } else if set < self.tests_at() {
+                stack
+                    .iter()
+                    .any(|p| p.kind as usize == set - self.contains_at())
             } else {
                 stack_value(&self.tests.0[set - self.tests_at()], stack) != 0
             }
@@ -406,7 +495,19 @@ impl State {
                     .last()
                     .map_or(EMPTY_TOP, |p| (p.kind as u16) << 8 | p.owner as u16)
         });
+        let present_agree = (0..n).all(|cell| {
+            let kinds = self.stacks[cell].iter().filter(|p| p.kind < 64);
+            self.present[cell] == kinds.fold(0, |m, p| m | 1 << p.kind)
+        });
+        let heights_agree = !self.by_height
+            || (0..self.tallest_kept() + 1).all(|h| {
+                let set = self.of_height(h as i64).unwrap_or(&[]);
+                (0..n).all(|cell| cellset::contains(set, cell) == (self.stacks[cell].len() == h))
+                    && (0..n).all(|cell| self.heights[cell] as usize == self.stacks[cell].len())
+            });
         tops_agree
+            && present_agree
+            && heights_agree
             && (0..sets).all(|set| {
                 let words = self.set(set);
                 (0..self.words as usize * 64)
@@ -427,6 +528,29 @@ impl State {
             } else {
                 *slot &= !bit;
             }
+        }
+        if self.by_height {
+            let (old, new) = (
+                self.heights[cell] as usize,
+                stack.len().min(u16::MAX as usize),
+            );
+            if old != new {
+                self.heights[cell] = new as u16;
+                if self.height_sets.len() < (new + 1) * w {
+                    self.height_sets.resize((new + 1) * w, 0);
+                }
+                self.height_sets[old * w + word] ^= bit;
+                self.height_sets[new * w + word] ^= bit;
+            }
+        }
+        let kinds = stack.iter().filter(|p| p.kind < 64);
+        let present = kinds.fold(0u64, |m, p| m | 1 << p.kind);
+        let mut changed = present ^ self.present[cell];
+        self.present[cell] = present;
+        while changed != 0 {
+            let kind = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            self.sets[(self.starts[3] as usize + kind) * w + word] ^= bit;
         }
         let new = stack
             .last()
