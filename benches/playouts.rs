@@ -8,7 +8,7 @@
 //! - `legal_plies_from_start/<game>`: [`Game::legal_plies`] in the start position, the
 //!   move generation every bot and playout starts from.
 //! - `random_playout_from_start/<game>`: one random game from the start, as
-//!   `rulebook bench` and the MCTS bot play them: [`Game::play_random`]
+//!   `rulebook bench` and the MCTS bot play them: [`Game::playout`]
 //!   until the game has an outcome. One seeded generator runs on across iterations, so each
 //!   iteration is a different game and a rerun replays the same sequence of games.
 //! - `bounce_8x8_playout/{interpreter,interpreter_listing,reference}`: a random 8x8 Bounce
@@ -100,11 +100,7 @@ fn load(file: &str, params: &[(&str, &str)]) -> Game {
 /// none of the game files allows (their `stuck` rules decide), so that the loop cannot spin.
 fn interpreter_playout(game: &Game, start: &State, rng: &mut Xoshiro256PlusPlus) -> u32 {
     let mut state = start.clone();
-    while state.outcome.is_none() {
-        if game.play_random(&mut state, rng).is_none() {
-            break;
-        }
-    }
+    game.playout(&mut state, rng, u32::MAX);
     state.plies
 }
 

@@ -55,12 +55,7 @@ pub fn run(game: &Game, amount: Amount, seed: u64) -> BenchReport {
     let mut state = start.clone();
     while playouts == 0 || (playouts < count && clock.elapsed() < limit) {
         state.clone_from(&start);
-        while state.outcome.is_none() {
-            if game.play_random(&mut state, &mut rng).is_none() {
-                break;
-            }
-            plies += 1;
-        }
+        plies += u64::from(game.playout(&mut state, &mut rng, u32::MAX));
         playouts += 1;
         *endings.entry(ending(game, &state)).or_default() += 1;
     }

@@ -126,14 +126,7 @@ fn rewards(state: &State, players: usize) -> Vec<f64> {
 impl MctsBot {
     /// Plays random plies until the game ends or the cap is reached.
     fn playout(&mut self, game: &Game, state: &mut State) {
-        for _ in 0..self.playout_cap {
-            if state.outcome.is_some() {
-                return;
-            }
-            if game.play_random(state, &mut self.rng).is_none() {
-                return;
-            }
-        }
+        game.playout(state, &mut self.rng, self.playout_cap);
     }
 
     /// The child of `node` with the best UCT value for `mover`.

@@ -153,8 +153,13 @@ impl Game {
 
     /// What follows the effects of a ply `me` played: the ply count, ends and turns.
     pub(super) fn finish_ply(&self, state: &mut State, me: u8) {
+        self.finish_ply_with(state, me, &mut Walking);
+    }
+
+    /// [`Game::finish_ply`], asking `probe` whether a player can play.
+    pub(super) fn finish_ply_with(&self, state: &mut State, me: u8, probe: &mut impl Probe) {
         state.plies += 1;
-        self.after_ply(state, me);
+        self.after_ply(state, me, probe);
         debug_assert!(
             state.caches_agree(),
             "the cell caches no longer match the stacks"
@@ -162,7 +167,7 @@ impl Game {
     }
 
     /// Runs a ply's parts on `state` and leaves the chosen values in `locals`.
-    fn replay(&self, state: &mut State, ply: &Ply, locals: &mut [i64]) {
+    pub(super) fn replay(&self, state: &mut State, ply: &Ply, locals: &mut [i64]) {
         let me = state.to_move;
         let action = &self.actions[ply.action as usize];
         let mut values = ply.values.iter();
@@ -194,7 +199,7 @@ impl Game {
     }
 
     /// Ends, turn order and forced passes after `me` played a ply.
-    fn after_ply(&self, state: &mut State, me: u8) {
+    fn after_ply(&self, state: &mut State, me: u8, probe: &mut impl Probe) {
         for rule in &self.ends {
             let mut locals = frame(rule.frame);
             if eval(&rule.when, &self.ctx(state, me), &mut locals) != 0 {
@@ -220,11 +225,11 @@ impl Game {
             || !state.is_alive(me)
             || state.ply_in_turn >= self.plies_this_turn(state);
         if turn_done {
-            self.next_turn(state);
+            self.next_turn(state, probe);
         } else {
             state.ply_in_turn += 1;
-            if !self.can_play(state) {
-                self.next_turn(state);
+            if !probe.can_play(self, state) {
+                self.next_turn(state, probe);
             }
         }
     }
@@ -245,9 +250,9 @@ impl Game {
     }
 
     /// Hands the move to the next player in the game, then settles the new turn.
-    fn next_turn(&self, state: &mut State) {
+    fn next_turn(&self, state: &mut State, probe: &mut impl Probe) {
         if self.advance(state) {
-            self.settle(state);
+            self.settle_with(state, probe);
         }
     }
 
@@ -282,11 +287,16 @@ impl Game {
     /// move or the game is over. Also run on the initial position, so a first player with
     /// nothing to do is treated like any other.
     pub(crate) fn settle(&self, state: &mut State) {
+        self.settle_with(state, &mut Walking);
+    }
+
+    /// [`Game::settle`], asking `probe` whether a player can play.
+    fn settle_with(&self, state: &mut State, probe: &mut impl Probe) {
         loop {
             if state.outcome.is_some() {
                 return;
             }
-            if self.can_play(state) {
+            if probe.can_play(self, state) {
                 state.silent_passes = 0;
                 return;
             }
@@ -469,6 +479,22 @@ impl Game {
             text: text.trim().to_string(),
             closest: ranked.into_iter().take(5).map(|(_, t)| t.clone()).collect(),
         })
+    }
+}
+
+/// How the rules ask whether the player to move has a legal ply (after every ply, and
+/// for each player in turn while players are stuck). The answer decides passes and
+/// losses; a probe may also keep what it found (a random playout draws the next ply).
+pub(crate) trait Probe {
+    fn can_play(&mut self, game: &Game, state: &mut State) -> bool;
+}
+
+/// Asks by walking the plies until the first.
+pub(crate) struct Walking;
+
+impl Probe for Walking {
+    fn can_play(&mut self, game: &Game, state: &mut State) -> bool {
+        game.can_play(state)
     }
 }
 

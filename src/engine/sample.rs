@@ -35,7 +35,7 @@ use smallvec::SmallVec;
 
 use super::cellset::{self, WORDS};
 use super::eval::{cells_into, domain, eval, exec, with_cells};
-use super::game::{Game, Ply};
+use super::game::{Game, Ply, Probe};
 use super::natives::{Ctx, Elems, Mut};
 use super::program::{Action, Choice, Domain, Frame, Most, Part, SetBound, frame};
 use super::state::{Journal, State};
@@ -142,6 +142,21 @@ thread_local! {
     });
 }
 
+/// Asks whether the player to move can play by drawing their ply. A drawn candidate is
+/// left played on the position (the rules ask last, so nothing else changes it before
+/// [`Game::playout`] finishes that ply); a ply from a listing is kept to be played.
+struct Drawing<'r, R: ?Sized> {
+    rng: &'r mut R,
+    next: Option<Drawn>,
+}
+
+impl<R: Rng + ?Sized> Probe for Drawing<'_, R> {
+    fn can_play(&mut self, game: &Game, state: &mut State) -> bool {
+        self.next = game.draw(state, self.rng, true);
+        self.next.is_some()
+    }
+}
+
 /// What trying one candidate gave.
 enum Tried {
     Legal(Ply),
@@ -184,6 +199,41 @@ impl Game {
                 Some(ply)
             }
         }
+    }
+
+    /// Plays uniformly random legal plies until the game ends, no ply is left, or `limit`
+    /// plies were played; returns how many were played. The same games, with the same
+    /// chances, as [`Game::play_random`] in a loop, but whether the next player can play
+    /// is answered by drawing (and playing) that player's ply at once, which the next step
+    /// then finishes, rather than by a walk for the first legal ply and a draw after it.
+    pub fn playout<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R, limit: u32) -> u32 {
+        let mut next: Option<Drawn> = None;
+        let mut plies = 0;
+        while plies < limit && state.outcome.is_none() {
+            let me = state.to_move;
+            let drawn = match next.take() {
+                Some(drawn) => drawn,
+                None => match self.draw(state, rng, true) {
+                    Some(drawn) => drawn,
+                    None => break,
+                },
+            };
+            if let Drawn::Listed(ply) = drawn {
+                let action = &self.actions[ply.action as usize];
+                let mut locals = frame(action.frame);
+                self.replay(state, &ply, &mut locals);
+            }
+            plies += 1;
+            if plies == limit {
+                // Nothing may be left half played.
+                self.finish_ply(state, me);
+            } else {
+                let mut probe = Drawing { rng, next: None };
+                self.finish_ply_with(state, me, &mut probe);
+                next = probe.next;
+            }
+        }
+        plies
     }
 
     /// A uniformly random legal ply: a drawn candidate (left played on `state` when
