@@ -613,7 +613,7 @@ impl Compiler<'_> {
             return Err(self.at(span, "the board has no cells", "no cell passes this shape"));
         }
         let default_links = [];
-        let links: &[schema::LinkSpec] = spec.links.as_deref().unwrap_or(&default_links);
+        let links: &[Spanned<schema::LinkSpec>] = spec.links.as_deref().unwrap_or(&default_links);
         if spec.links.is_none() {
             for cell in 0..board.len() {
                 for d in 0..DIRECTIONS.len() {
@@ -621,15 +621,42 @@ impl Compiler<'_> {
                 }
             }
         }
-        for link in links {
-            let name = link.dirs.get_ref().trim();
+        for spanned in links {
+            let link = spanned.get_ref();
+            let dirs = match (&link.dirs, &link.join) {
+                (Some(dirs), None) => dirs,
+                (None, Some(join)) => {
+                    if let Some(code) = &link.where_ {
+                        return Err(self.at(
+                            code.span(),
+                            "a `join` entry takes no `where`",
+                            "the lines of `join` name their cells",
+                        ));
+                    }
+                    self.join(&mut board, join)?;
+                    continue;
+                }
+                _ => {
+                    return Err(self
+                        .at(
+                            spanned.span(),
+                            "every entry of `links` has either `dirs` or `join`",
+                            "neither or both here",
+                        )
+                        .with_help_box(
+                            "`{ dirs = \"orthogonal\" }` links grid neighbours; \
+                             `{ join = [\"a1 d1 g1\"] }` links the cells of a line",
+                        ));
+                }
+            };
+            let name = dirs.get_ref().trim();
             let mask = DIRECTION_SETS
                 .iter()
                 .find(|(n, _)| *n == name)
                 .map(|(_, m)| *m)
                 .or_else(|| board::direction_index(name).map(|d| 1u8 << d))
                 .ok_or_else(|| {
-                    self.at(link.dirs.span(), format!("unknown direction or set `{name}`"), "not a direction")
+                    self.at(dirs.span(), format!("unknown direction or set `{name}`"), "not a direction")
                         .with_help_box("directions: n, ne, e, se, s, sw, w, nw; sets: orthogonal, diagonal, all_directions")
                 })?;
             let cond = link
@@ -664,6 +691,61 @@ impl Compiler<'_> {
             }
         }
         Ok(board)
+    }
+
+    /// Links the cells of each line of a `join` entry, each to the next, both ways.
+    fn join(&self, board: &mut Board, lines: &[Spanned<String>]) -> Result<(), Box<Diagnostic>> {
+        for line in lines {
+            let names: Vec<&str> = line.get_ref().split_whitespace().collect();
+            if names.len() < 2 {
+                return Err(self.at(
+                    line.span(),
+                    "a line of `join` names at least two cells",
+                    "such as \"a1 d1 g1\"",
+                ));
+            }
+            let mut cells = Vec::new();
+            for name in names {
+                let cell = board.find(name).ok_or_else(|| {
+                    self.at(
+                        line.span(),
+                        format!("`{name}` is not a cell of this board"),
+                        "in this line",
+                    )
+                })?;
+                cells.push(cell);
+            }
+            for pair in cells.windows(2) {
+                let (from, to) = (pair[0], pair[1]);
+                let name = |c: board::CellId| &board.names[c as usize];
+                let Some(dir) = board.direction_between(from, to) else {
+                    return Err(self.at(
+                        line.span(),
+                        format!("`{}` is joined to itself", name(from)),
+                        "a cell named twice in a row",
+                    ));
+                };
+                for (a, b, d) in [(from, to, dir), (to, from, (dir + 4) % 8)] {
+                    if let Some(other) = board.step(a, d)
+                        && other != b
+                    {
+                        return Err(self.at(
+                            line.span(),
+                            format!(
+                                "`{}` would have two links to the {}: to `{}` and to `{}`",
+                                name(a),
+                                DIRECTIONS[d].0,
+                                name(other),
+                                name(b)
+                            ),
+                            "a cell has at most one link in each direction",
+                        ));
+                    }
+                }
+                board.join(from, to);
+            }
+        }
+        Ok(())
     }
 
     fn kinds(&self, players: &[String]) -> Result<Vec<KindInfo>, Box<Diagnostic>> {

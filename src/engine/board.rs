@@ -54,6 +54,8 @@ pub struct Board {
     words: usize,
     /// At least the number of links of any cell.
     most_links: usize,
+    /// Whether some link joins cells that are not grid neighbours (see [`Board::join`]).
+    jumps: bool,
 }
 
 impl Board {
@@ -85,13 +87,15 @@ impl Board {
             link_sets: vec![0; 8 * words],
             words,
             most_links: 0,
+            jumps: false,
         }
     }
 
-    /// Whether every cell of the grid exists, so that a cell's index is its grid position
-    /// and a step in a direction is a fixed offset of the index (see [`Board::offset`]).
+    /// Whether every cell of the grid exists and every link is a grid step, so that a
+    /// cell's index is its grid position and a step in a direction is a fixed offset of
+    /// the index (see [`Board::offset`]).
     pub fn is_rectangle(&self) -> bool {
-        self.len() == self.files as usize * self.ranks as usize
+        self.len() == self.files as usize * self.ranks as usize && !self.jumps
     }
 
     /// How a step in direction `dir` changes a cell's index on a rectangle board.
@@ -138,6 +142,37 @@ impl Board {
         let (file, rank) = self.coords[cell as usize];
         let (_, df, dr) = DIRECTIONS[dir];
         let target = self.at(file as i64 + df as i64, rank as i64 + dr as i64);
+        self.set_link(cell, dir, target);
+    }
+
+    /// Links `from` to `to` both ways, whatever their distance: the direction of each way
+    /// is the one whose signs match the step between them (`a1` to `d1` is `e`, back is
+    /// `w`). Returns the direction from `from`, or `None` when the two are the same cell.
+    pub fn join(&mut self, from: CellId, to: CellId) -> Option<usize> {
+        let dir = self.direction_between(from, to)?;
+        let back = self.direction_between(to, from)?;
+        let (a, b) = (self.coords[from as usize], self.coords[to as usize]);
+        let (df, dr) = (a.0.abs_diff(b.0), a.1.abs_diff(b.1));
+        if df > 1 || dr > 1 {
+            self.jumps = true;
+        }
+        self.set_link(from, dir, Some(to));
+        self.set_link(to, back, Some(from));
+        Some(dir)
+    }
+
+    /// The direction whose signs match the step from `from` to `to`, or `None` for a cell
+    /// and itself.
+    pub fn direction_between(&self, from: CellId, to: CellId) -> Option<usize> {
+        let (a, b) = (self.coords[from as usize], self.coords[to as usize]);
+        let df = (b.0 as i32 - a.0 as i32).signum();
+        let dr = (b.1 as i32 - a.1 as i32).signum();
+        DIRECTIONS
+            .iter()
+            .position(|&(_, f, r)| (f, r) == (df, dr))
+    }
+
+    fn set_link(&mut self, cell: CellId, dir: usize, target: Option<CellId>) {
         self.links[cell as usize][dir] = target;
         let word = &mut self.link_sets[dir * self.words + cell as usize / 64];
         let bit = 1u64 << (cell % 64);

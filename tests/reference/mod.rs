@@ -8,6 +8,8 @@
 //! against them.
 
 pub mod bounce;
+pub mod dobutsu;
+pub mod morris;
 pub mod sight;
 pub mod splut;
 pub mod staqs;

@@ -1,0 +1,1 @@
+//! Dobutsu shogi reference: being written.

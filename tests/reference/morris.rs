@@ -1,0 +1,1 @@
+//! Nine Men's Morris reference: being written.
