@@ -83,6 +83,10 @@ pub struct BoardSpec {
     /// Draw the links as lines between points (for boards played on the lines).
     #[serde(default)]
     pub lines: bool,
+    /// The grid stands for hexagons: six links per cell (n, ne, e, s, sw, w), each rank
+    /// drawn half a cell to the left of the one below.
+    #[serde(default)]
+    pub hexagonal: bool,
     /// What the number drawn after a cell's top symbol counts: a number expression over
     /// the cell `here` (default: every piece of the stack).
     pub shown_height: Option<Code>,
@@ -99,7 +103,7 @@ pub struct LinkSpec {
     pub where_: Option<Code>,
     /// Lines of cells (`"a1 d1 g1"`): each cell is linked both ways to the next one, for
     /// boards whose lines are not grid steps (a graph board).
-    pub join: Option<Vec<Spanned<String>>>,
+    pub join: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// `[pieces.NAME]`: a piece kind.
