@@ -1,1 +1,0 @@
-//! Dobutsu shogi reference: being written.
