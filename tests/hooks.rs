@@ -323,3 +323,38 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_hexagonal_board_links_six_neighbours_and_groups_through_them() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/hexagon.toml");
+    let source = spec::load(path).unwrap_or_else(|d| panic!("{d}"));
+    let g = compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"));
+    let names = |cells: Vec<u16>| -> Vec<&str> {
+        let mut v: Vec<&str> = cells
+            .iter()
+            .map(|&c| g.board.names[c as usize].as_str())
+            .collect();
+        v.sort();
+        v
+    };
+    let c3 = g.board.find("c3").unwrap();
+    let around: Vec<u16> = (0..8).filter_map(|d| g.board.step(c3, d)).collect();
+    // n, ne, e, s, sw, w; not b4 (nw) nor d2 (se), which are not next to c3 on a hexagon.
+    assert_eq!(names(around), ["b2", "b3", "c2", "c4", "d3", "d4"]);
+    // A corner of the hexagon has three neighbours.
+    let a1 = g.board.find("a1").unwrap();
+    let corner: Vec<u16> = (0..8).filter_map(|d| g.board.step(a1, d)).collect();
+    assert_eq!(names(corner), ["a2", "b1", "b2"]);
+    // Red c3, d4 (its ne) and b4 (its nw): one group of two, and b4 alone.
+    let mut state = g.start();
+    crate::common::play(&g, &mut state, "c3; a1; d4; e5; b4");
+    let c = Ctx {
+        game: &g,
+        state: &state,
+        me: 0,
+    };
+    let at = |name: &str| g.board.find(name).unwrap() as i64;
+    assert_eq!(groups::group_size(&c, at("c3"), 0xff), 2);
+    assert_eq!(groups::group_size(&c, at("b4"), 0xff), 1);
+    assert_eq!(groups::group_count(&c, 0, 0xff), 2);
+}
