@@ -64,8 +64,9 @@ type Params = &'static [(&'static str, &'static str)];
 
 /// Every game file, and Splut! once per player count (`players`, 2 by default): a label
 /// for the benchmark id, the file under `games/` and its parameters.
-const GAMES: [(&str, &str, Params); 7] = [
+const GAMES: [(&str, &str, Params); 8] = [
     ("bounce", "bounce", &[]),
+    ("morris", "morris", &[]),
     ("staqs", "staqs", &[]),
     ("sight", "sight", &[]),
     ("vlkno", "vlkno", &[]),

@@ -48,8 +48,9 @@ fn allocations() -> u64 {
 
 #[test]
 fn random_plies_allocate_nothing() {
-    let games: [(&str, crate::common::Params); 7] = [
+    let games: [(&str, crate::common::Params); 8] = [
         ("bounce", &[]),
+        ("morris", &[]),
         ("staqs", &[]),
         ("sight", &[]),
         ("vlkno", &[]),

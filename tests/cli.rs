@@ -215,6 +215,47 @@ fn splut_start_is_drawn_as_a_diamond() {
     ]));
 }
 
+/// A graph board: the lines skip squares (a1-d1-g1), and the drawing runs them across.
+/// White's d5 closes the mill d5-d6-d7 and removes g1 in the same ply.
+#[test]
+fn morris_board_is_drawn_as_its_lines_after_a_mill() {
+    assert_cmd_snapshot!(rulebook().args([
+        "moves",
+        "games/morris.toml",
+        "--after",
+        "d6; a1; d7; g1; d5xg1",
+        "--board"
+    ]));
+}
+
+/// A hexagonal board (a test fixture): each rank half a cell left of the one below, so
+/// the hexagon-shaped grid is drawn as a hexagon, and each file letter where its file
+/// leaves the board.
+#[test]
+fn hexagonal_board_is_drawn_with_each_rank_shifted_half_a_cell() {
+    assert_cmd_snapshot!(rulebook().args([
+        "moves",
+        "tests/fixtures/hexagon.toml",
+        "--after",
+        "c3; d3; b2; a2; d4",
+        "--board"
+    ]));
+}
+
+/// The same board drawn as points joined by its six links (`lines = true`).
+#[test]
+fn hexagonal_board_is_drawn_as_lines() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/hexagon.toml");
+    let text = std::fs::read_to_string(path)
+        .unwrap()
+        .replace("hexagonal = true", "hexagonal = true\nlines = true");
+    let source = rulebook::spec::parse("hexagon.toml", text).unwrap();
+    let g = rulebook::compile::compile(&source, &[]).unwrap();
+    let mut state = g.start();
+    crate::common::play(&g, &mut state, "c3; d3; b2; a2; d4");
+    insta::assert_snapshot!(rulebook::render::board::render(&g, &state));
+}
+
 #[test]
 fn sight_c3_a1_e5_leaves_black_to_move_with_white_c3_at_height_2() {
     assert_cmd_snapshot!(rulebook().args([

@@ -16,7 +16,7 @@ use rulebook::spec;
 
 use crate::common;
 
-const GAMES: [&str; 5] = ["bounce", "staqs", "vlkno", "sight", "splut"];
+const GAMES: [&str; 6] = ["bounce", "staqs", "vlkno", "sight", "splut", "morris"];
 
 /// Characters that matter to TOML and to the expression language.
 const ALPHABET: &[char] = &[

@@ -102,6 +102,85 @@ fn group_size_connects_through_the_given_directions() {
     assert_eq!(listed(&g), ["a1"]);
 }
 
+/// A full 5x5 grid whose only links are explicit lines that skip squares (a graph board):
+/// the edges a1-c1-e1, a5-c5-e5, a1-a3-a5, e1-e3-e5, the middle file c1-c3-c5 and the
+/// diagonal a1-c3-e5. Every square is a cell, so a hook that stepped on the grid instead
+/// of along the links would reach b1, b2, ... Stones on `stones`; the action lists `list`.
+fn joined_game(stones: &[&str], list: &str) -> Game {
+    let text = format!(
+        r#"
+[game]
+name = "probe"
+
+[[players]]
+name = "one"
+
+[board]
+files = 5
+ranks = 5
+links = [{{ join = ["a1 c1 e1", "a5 c5 e5", "a1 a3 a5", "e1 e3 e5", "c1 c3 c5", "a1 c3 e5"] }}]
+
+[pieces.stone]
+symbol = "o"
+
+[[setup]]
+put = "stone"
+at = [{}]
+
+[[actions]]
+name = "probe"
+choose = ['x in {list}']
+notation = '{{x}}'
+"#,
+        stones
+            .iter()
+            .map(|s| format!("\"{s}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let source = spec::parse("joined.toml", text).unwrap_or_else(|d| panic!("{d}"));
+    compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"))
+}
+
+#[test]
+fn steps_and_rays_follow_joined_links_across_the_squares_they_skip() {
+    // a1 is joined to a3 (n), c3 (ne) and c1 (e), each two squares away.
+    assert_eq!(
+        listed(&joined_game(&[], "adjacent(a1)")),
+        ["a3", "c1", "c3"]
+    );
+    assert_eq!(listed(&joined_game(&[], "ray(a1, e)")), ["c1", "e1"]);
+    assert_eq!(listed(&joined_game(&[], "ray(a1, ne)")), ["c3", "e5"]);
+    assert_eq!(listed(&joined_game(&[], "ray(e5, sw)")), ["a1", "c3"]);
+    // b1 is a cell on no line: it has no neighbour at all.
+    assert!(listed(&joined_game(&[], "adjacent(b1)")).is_empty());
+    let g = joined_game(&[], "cells where step(c1, w) == x || step(c3, s) == x");
+    assert_eq!(listed(&g), ["a1", "c1"]);
+}
+
+#[test]
+fn line_of_sight_follows_joined_links() {
+    // From a1: c1 blocks e1 along the bottom; a3 is empty, so a5 is seen; nothing on the
+    // diagonal. b1 and b2 hold stones but lie on no line through a1.
+    let g = joined_game(&["c1", "e1", "a5", "b1", "b2"], "visible(a1)");
+    assert_eq!(listed(&g), ["a5", "c1"]);
+    let g = joined_game(&["e5"], "cells where first_seen(a1, ne) == x");
+    assert_eq!(listed(&g), ["e5"]);
+}
+
+#[test]
+fn groups_connect_through_joined_links_only() {
+    // a1, c1, e1 are one line; b1 and b2 lie on none. On this full grid the group hooks
+    // must follow the links, not shift along the grid (which would stop at empty b1 and
+    // take in b2 from a1's diagonal).
+    let g = joined_game(
+        &["a1", "c1", "e1", "b2"],
+        "cells where x == a1 && group_size(a1) == 3 && group_size(e1, all_directions) == 3 \
+         && group_size(b2, all_directions) == 1",
+    );
+    assert_eq!(listed(&g), ["a1"]);
+}
+
 /// A board of `files` x `ranks` with the given shape and links, two owned kinds and a
 /// neutral one, and pieces put by `cells`: for each cell index, 0 for empty, else 1 + a
 /// (kind, owner) class out of six. `None` when the shape leaves no cell, which the loader
@@ -243,4 +322,39 @@ proptest! {
             prop_assert_eq!(groups::group_count(&c, player, dirs as i64), groups[player as usize]);
         }
     }
+}
+
+#[test]
+fn a_hexagonal_board_links_six_neighbours_and_groups_through_them() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/hexagon.toml");
+    let source = spec::load(path).unwrap_or_else(|d| panic!("{d}"));
+    let g = compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"));
+    let names = |cells: Vec<u16>| -> Vec<&str> {
+        let mut v: Vec<&str> = cells
+            .iter()
+            .map(|&c| g.board.names[c as usize].as_str())
+            .collect();
+        v.sort();
+        v
+    };
+    let c3 = g.board.find("c3").unwrap();
+    let around: Vec<u16> = (0..8).filter_map(|d| g.board.step(c3, d)).collect();
+    // n, ne, e, s, sw, w; not b4 (nw) nor d2 (se), which are not next to c3 on a hexagon.
+    assert_eq!(names(around), ["b2", "b3", "c2", "c4", "d3", "d4"]);
+    // A corner of the hexagon has three neighbours.
+    let a1 = g.board.find("a1").unwrap();
+    let corner: Vec<u16> = (0..8).filter_map(|d| g.board.step(a1, d)).collect();
+    assert_eq!(names(corner), ["a2", "b1", "b2"]);
+    // Red c3, d4 (its ne) and b4 (its nw): one group of two, and b4 alone.
+    let mut state = g.start();
+    crate::common::play(&g, &mut state, "c3; a1; d4; e5; b4");
+    let c = Ctx {
+        game: &g,
+        state: &state,
+        me: 0,
+    };
+    let at = |name: &str| g.board.find(name).unwrap() as i64;
+    assert_eq!(groups::group_size(&c, at("c3"), 0xff), 2);
+    assert_eq!(groups::group_size(&c, at("b4"), 0xff), 1);
+    assert_eq!(groups::group_count(&c, 0, 0xff), 2);
 }

@@ -20,6 +20,7 @@ mod semantics;
 mod sight;
 mod splut;
 mod traces;
+mod traces_morris;
 mod traces_splut;
 mod traces_vlkno_sight;
 mod vlkno;

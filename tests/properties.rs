@@ -335,9 +335,10 @@ fn drawn_plies_are_uniform_in_positions_of_every_shipped_game() {
     // Each game's part shapes: Bounce's removal fallback, STAQS's placement and pass, Sight,
     // VLKNO's three decisions with a lowest-stack `let` (positions late enough to have few
     // plies), Splut!'s optional levitation and pull and its dependent throw direction, with
-    // 2, 3 and 4 players.
+    // 2, 3 and 4 players, and Nine Men's Morris's two actions per move (with and without
+    // the removal part).
     // (game, parameters, take every nth position, most legal plies)
-    let games: [(&str, crate::common::Params, usize, usize); 9] = [
+    let games: [(&str, crate::common::Params, usize, usize); 10] = [
         ("bounce", &[("size", "4")], 3, 60),
         ("bounce", &[], 9, 60),
         ("staqs", &[], 2, 40),
@@ -347,6 +348,7 @@ fn drawn_plies_are_uniform_in_positions_of_every_shipped_game() {
         ("vlkno", &[], 3, 150),
         ("splut", &[], 7, 40),
         ("splut", &[("players", "3")], 11, 40),
+        ("morris", &[], 5, 80),
     ];
     for (name, params, every, most) in games {
         let g = game(name, params);
@@ -370,4 +372,8 @@ fn drawn_plies_are_uniform_in_positions_of_every_shipped_game() {
         let s = &sample_positions(&g, 1, 40, 1, |texts| texts.iter().any(|t| shape(t)))[0];
         assert_uniform(&g, s, &format!("splut, {what}"));
     }
+    // A Morris position where a mill can be formed: quiet plies beside plies with a removal.
+    let g = game("morris", &[]);
+    let s = &sample_positions(&g, 1, 80, 1, |texts| texts.iter().any(|t| t.contains('x')))[0];
+    assert_uniform(&g, s, "morris, a mill");
 }

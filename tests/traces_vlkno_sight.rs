@@ -153,7 +153,7 @@ fn vlkno_sight_midgame_perft_matches_reference() {
 }
 
 /// The moves of a seed's self-play trace.
-fn trace_moves(game: &Game, name: &str, seed: u64) -> Vec<String> {
+pub(crate) fn trace_moves(game: &Game, name: &str, seed: u64) -> Vec<String> {
     let record =
         selfplay(game, &common::game_path(name), seed).unwrap_or_else(|e| panic!("{}", e.0));
     record.trace[1..]

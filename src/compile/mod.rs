@@ -614,58 +614,252 @@ impl Compiler<'_> {
             let span = spec.shape.as_ref().map_or(spec.files.span(), |s| s.span());
             return Err(self.at(span, "the board has no cells", "no cell passes this shape"));
         }
-        let default_links = [];
-        let links: &[schema::LinkSpec] = spec.links.as_deref().unwrap_or(&default_links);
-        if spec.links.is_none() {
-            for cell in 0..board.len() {
-                for d in 0..DIRECTIONS.len() {
-                    board.link(cell as board::CellId, d);
+        board.hexagonal = spec.hexagonal;
+        let allowed = if spec.hexagonal {
+            board::HEXAGONAL
+        } else {
+            board::ALL_DIRECTIONS
+        };
+        let Some(links) = &spec.links else {
+            for cell in 0..board.len() as board::CellId {
+                for d in (0..DIRECTIONS.len()).filter(|d| allowed & (1 << d) != 0) {
+                    if let Some(to) = board.neighbour(cell, d) {
+                        // A cell has no link yet, so this cannot clash.
+                        let _ = board.link(cell, d, to);
+                    }
                 }
             }
-        }
-        for link in links {
-            let name = link.dirs.get_ref().trim();
-            let mask = DIRECTION_SETS
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, m)| *m)
-                .or_else(|| board::direction_index(name).map(|d| 1u8 << d))
-                .ok_or_else(|| {
-                    self.at(link.dirs.span(), format!("unknown direction or set `{name}`"), "not a direction")
-                        .with_help_box("directions: n, ne, e, se, s, sw, w, nw; sets: orthogonal, diagonal, all_directions")
-                })?;
-            let cond = link
-                .where_
-                .as_ref()
-                .map(|c| self.parse_expr(c).map(|e| (c, e)))
-                .transpose()?;
-            for cell in 0..board.len() {
-                let (file, rank) = board.coords[cell];
-                if let Some((code, e)) = &cond {
-                    let env = ConstEnv {
-                        params,
-                        cell: Some((file as i64, rank as i64)),
-                    };
-                    match constant::eval(e, &env).map_err(|err| self.lang(code, err))? {
-                        Const::Bool(true) => {}
-                        Const::Bool(false) => continue,
-                        Const::Int(_) => {
-                            return Err(self.at(
-                                code.span(),
-                                "a link condition must be a condition",
-                                "this is a number",
-                            ));
-                        }
-                    }
+            return Ok(board);
+        };
+        for entry in links {
+            let link = entry.get_ref();
+            match (&link.dirs, &link.join) {
+                (Some(dirs), None) => {
+                    self.grid_links(&mut board, dirs, link.where_.as_ref(), params, allowed)?
                 }
-                for d in 0..DIRECTIONS.len() {
-                    if mask & (1 << d) != 0 {
-                        board.link(cell as board::CellId, d);
+                (None, Some(join)) => {
+                    if let Some(code) = &link.where_ {
+                        return Err(self.at(
+                            code.span(),
+                            "a `join` entry takes no `where`",
+                            "the lines of `join` name their cells",
+                        ));
                     }
+                    self.join(&mut board, join, allowed)?;
+                }
+                (dirs, _) => {
+                    return Err(self
+                        .at(
+                            entry.span(),
+                            "every entry of `links` has either `dirs` or `join`",
+                            if dirs.is_some() {
+                                "both here"
+                            } else {
+                                "neither here"
+                            },
+                        )
+                        .with_help_box(
+                            "`{ dirs = \"orthogonal\" }` links grid neighbours; \
+                             `{ join = [\"a1 d1 g1\"] }` links the cells of a line",
+                        ));
                 }
             }
         }
         Ok(board)
+    }
+
+    /// Adds the links of a `{ dirs, where }` entry: from each cell for which `where` holds,
+    /// in each of the directions, to its grid neighbour.
+    fn grid_links(
+        &self,
+        board: &mut Board,
+        dirs: &Code,
+        where_: Option<&Code>,
+        params: &[ParamValue],
+        allowed: u8,
+    ) -> Result<(), Box<Diagnostic>> {
+        let name = dirs.get_ref().trim();
+        let mask = match DIRECTION_SETS.iter().find(|(n, _)| *n == name) {
+            // On a hexagonal board the sets mean the directions it has.
+            Some((_, set)) => set & allowed,
+            None => {
+                let d = board::direction_index(name).ok_or_else(|| {
+                    self.at(dirs.span(), format!("unknown direction or set `{name}`"), "not a direction")
+                        .with_help_box("directions: n, ne, e, se, s, sw, w, nw; sets: orthogonal, diagonal, all_directions")
+                })?;
+                if allowed & (1 << d) == 0 {
+                    return Err(self
+                        .at(
+                            dirs.span(),
+                            format!("a hexagonal board has no direction `{name}`"),
+                            "not one of its six directions",
+                        )
+                        .with_help_box(
+                            "the six directions of a hexagonal board: n, ne, e, s, sw, w",
+                        ));
+                }
+                1 << d
+            }
+        };
+        let cond = where_
+            .map(|c| self.parse_expr(c).map(|e| (c, e)))
+            .transpose()?;
+        for cell in 0..board.len() as board::CellId {
+            let (file, rank) = board.coords[cell as usize];
+            if let Some((code, e)) = &cond {
+                let env = ConstEnv {
+                    params,
+                    cell: Some((file as i64, rank as i64)),
+                };
+                match constant::eval(e, &env).map_err(|err| self.lang(code, err))? {
+                    Const::Bool(true) => {}
+                    Const::Bool(false) => continue,
+                    Const::Int(_) => {
+                        return Err(self.at(
+                            code.span(),
+                            "a link condition must be a condition",
+                            "this is a number",
+                        ));
+                    }
+                }
+            }
+            for d in (0..DIRECTIONS.len()).filter(|d| mask & (1 << d) != 0) {
+                if let Some(to) = board.neighbour(cell, d) {
+                    board
+                        .link(cell, d, to)
+                        .map_err(|other| self.two_links(dirs.span(), board, cell, d, other, to))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds the links of a `{ join }` entry: in each line, each cell is linked to the next
+    /// one and back, in the direction in which it lies.
+    fn join(
+        &self,
+        board: &mut Board,
+        lines: &Spanned<Vec<Spanned<String>>>,
+        allowed: u8,
+    ) -> Result<(), Box<Diagnostic>> {
+        if lines.get_ref().is_empty() {
+            return Err(self.at(
+                lines.span(),
+                "`join` lists no line",
+                "give lines of cells, such as [\"a1 d1 g1\"]",
+            ));
+        }
+        for line in lines.get_ref() {
+            let text = line.get_ref();
+            // Each cell named, with where its name stands in the file.
+            let mut cells = Vec::new();
+            for (offset, name) in words(text) {
+                let span = self.inside(line, offset..offset + name.len());
+                let cell = board.find(name).ok_or_else(|| {
+                    self.at(
+                        span.clone(),
+                        format!("no cell `{name}` on this board"),
+                        "not a cell of the board",
+                    )
+                })?;
+                cells.push((cell, span));
+            }
+            if cells.len() < 2 {
+                return Err(self.at(
+                    line.span(),
+                    "a line of `join` names at least two cells",
+                    "such as \"a1 d1 g1\"",
+                ));
+            }
+            for pair in cells.windows(2) {
+                let ((from, first), (to, second)) = (pair[0].clone(), pair[1].clone());
+                let both = first.start..second.end;
+                let name = |c: board::CellId| board.names[c as usize].clone();
+                if from == to {
+                    return Err(self.at(
+                        second,
+                        format!("`{}` is joined to itself", name(from)),
+                        "the same cell twice in a row",
+                    ));
+                }
+                let Some(dir) = board.direction_between(from, to) else {
+                    return Err(self
+                        .at(
+                            both,
+                            format!(
+                                "`{}` and `{}` are not on one file, rank or diagonal",
+                                name(from),
+                                name(to)
+                            ),
+                            "no direction leads from one to the other",
+                        )
+                        .with_help_box(
+                            "a link goes in one of the eight directions, so that `step`, \
+                             `ray` and the drawing can follow it",
+                        ));
+                };
+                let back = (dir + 4) % 8;
+                if allowed & (1 << dir) == 0 {
+                    return Err(self
+                        .at(
+                            both,
+                            format!(
+                                "`{}` lies to the {} of `{}`: not a direction of a hexagonal board",
+                                name(to),
+                                DIRECTIONS[dir].0,
+                                name(from)
+                            ),
+                            "no link can join these two",
+                        )
+                        .with_help_box(
+                            "the six directions of a hexagonal board: n, ne, e, s, sw, w",
+                        ));
+                }
+                for (a, d, b) in [(from, dir, to), (to, back, from)] {
+                    board
+                        .link(a, d, b)
+                        .map_err(|other| self.two_links(both.clone(), board, a, d, other, b))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A second link from `cell` in direction `dir` (to `new`, where `old` already is).
+    fn two_links(
+        &self,
+        span: Range<usize>,
+        board: &Board,
+        cell: board::CellId,
+        dir: usize,
+        old: board::CellId,
+        new: board::CellId,
+    ) -> Box<Diagnostic> {
+        let name = |c: board::CellId| &board.names[c as usize];
+        self.at(
+            span,
+            format!(
+                "`{}` would have two links to the {}: to `{}` and to `{}`",
+                name(cell),
+                DIRECTIONS[dir].0,
+                name(old),
+                name(new)
+            ),
+            "a cell has at most one link in each direction",
+        )
+        .with_help_box(
+            "`step` gives one cell per direction: join the cells of a line in order \
+             (\"a1 d1 g1\"), and keep grid links off joined cells with `where`",
+        )
+    }
+
+    /// Where the bytes `range` of a string value stand in the file: exactly, when the
+    /// string holds them unescaped, else the whole string.
+    fn inside(&self, value: &Spanned<String>, range: Range<usize>) -> Range<usize> {
+        let start = self.content_start(value) + range.start;
+        let end = start + range.len();
+        let same = self.src.text.get(start..end) == value.get_ref().get(range);
+        if same { start..end } else { value.span() }
     }
 
     fn kinds(&self, players: &[String]) -> Result<Vec<KindInfo>, Box<Diagnostic>> {
@@ -1265,6 +1459,12 @@ fn is_name(s: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
         && parser::parse_expression(s)
             .is_ok_and(|e| matches!(e.kind, crate::lang::ast::ExprKind::Name(_)))
+}
+
+/// The words of `text` split at whitespace, each with the byte offset where it starts.
+fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split_whitespace()
+        .map(move |w| (w.as_ptr() as usize - text.as_ptr() as usize, w))
 }
 
 /// Adds a help line to a boxed diagnostic.

@@ -23,6 +23,10 @@ pub const ORTHOGONAL: u8 = 0b0101_0101;
 pub const DIAGONAL: u8 = 0b1010_1010;
 /// Bit set of all eight directions.
 pub const ALL_DIRECTIONS: u8 = 0xff;
+/// Bit set of the six directions of a hexagonal board: a hex grid drawn as a square grid
+/// sheared so that each cell's six neighbours are n, ne, e, s, sw and w (its nw and se
+/// squares are not next to it on the hexagon).
+pub const HEXAGONAL: u8 = 0b0111_0111;
 
 /// The named direction sets, as the language spells them.
 pub const DIRECTION_SETS: [(&str, u8); 3] = [
@@ -42,6 +46,9 @@ pub type CellId = u16;
 pub struct Board {
     pub files: u8,
     pub ranks: u8,
+    /// Whether the grid stands for hexagons (see [`HEXAGONAL`]): only the renderer reads
+    /// it, to shift each rank by half a cell; the links already say who is next to whom.
+    pub hexagonal: bool,
     /// For each cell: (file, rank), both counted from 1.
     pub coords: Vec<(u8, u8)>,
     /// For each cell: its name, such as `c3`.
@@ -56,6 +63,8 @@ pub struct Board {
     words: usize,
     /// At least the number of links of any cell.
     most_links: usize,
+    /// Whether some link joins cells that are not grid neighbours (see [`Board::link`]).
+    jumps: bool,
     /// Every cell, as the words of a cell set.
     all: Vec<u64>,
     /// Per direction set a game's filters use: that set, and per cell the words of the
@@ -89,6 +98,7 @@ impl Board {
         Board {
             files,
             ranks,
+            hexagonal: false,
             coords,
             names,
             links,
@@ -96,16 +106,18 @@ impl Board {
             link_sets: vec![0; 8 * words],
             words,
             most_links: 0,
+            jumps: false,
             all: cellset::below(coords_len, words),
             neighbours: Vec::new(),
             rays: Vec::new(),
         }
     }
 
-    /// Whether every cell of the grid exists, so that a cell's index is its grid position
-    /// and a step in a direction is a fixed offset of the index (see [`Board::offset`]).
+    /// Whether every cell of the grid exists and every link is a grid step, so that a
+    /// cell's index is its grid position and a step in a direction is a fixed offset of
+    /// the index (see [`Board::offset`]).
     pub fn is_rectangle(&self) -> bool {
-        self.len() == self.files as usize * self.ranks as usize
+        self.len() == self.files as usize * self.ranks as usize && !self.jumps
     }
 
     /// How a step in direction `dir` changes a cell's index on a rectangle board.
@@ -147,24 +159,54 @@ impl Board {
             .map(|i| i as CellId)
     }
 
-    /// Adds the links of direction `dir` from `cell` to the grid neighbour, if it exists.
-    pub fn link(&mut self, cell: CellId, dir: usize) {
+    /// The cell next to `cell` on the grid in direction `dir`, linked or not.
+    pub fn neighbour(&self, cell: CellId, dir: usize) -> Option<CellId> {
         let (file, rank) = self.coords[cell as usize];
         let (_, df, dr) = DIRECTIONS[dir];
-        let target = self.at(file as i64 + df as i64, rank as i64 + dr as i64);
-        self.links[cell as usize][dir] = target;
-        let word = &mut self.link_sets[dir * self.words + cell as usize / 64];
-        let bit = 1u64 << (cell % 64);
-        if target.is_some() {
-            *word |= bit;
-        } else {
-            *word &= !bit;
+        self.at(file as i64 + df as i64, rank as i64 + dr as i64)
+    }
+
+    /// Links `from` to `to` in direction `dir`, one way; `to` may be any distance away
+    /// (see [`Board::direction_between`]). A cell has at most one link in each direction,
+    /// since `step` answers with one cell: if `from` is already linked that way to another
+    /// cell, nothing changes and that cell is returned, for the caller to report.
+    pub fn link(&mut self, from: CellId, dir: usize, to: CellId) -> Result<(), CellId> {
+        match self.step(from, dir) {
+            Some(other) if other != to => return Err(other),
+            Some(_) => return Ok(()),
+            None => {}
         }
+        let (a, b) = (self.coords[from as usize], self.coords[to as usize]);
+        if a.0.abs_diff(b.0) > 1 || a.1.abs_diff(b.1) > 1 {
+            self.jumps = true;
+        }
+        self.set_link(from, dir, to);
+        Ok(())
+    }
+
+    /// The direction in which `to` lies from `from` when the two are on one file, rank or
+    /// diagonal of the grid (`a1` to `d1` is `e`, `d1` to `a1` is `w`); `None` for a cell
+    /// and itself, or two cells on no common line. A link between distant cells takes
+    /// this direction, so a step along it keeps going the same way.
+    pub fn direction_between(&self, from: CellId, to: CellId) -> Option<usize> {
+        let (a, b) = (self.coords[from as usize], self.coords[to as usize]);
+        let (df, dr) = (b.0 as i32 - a.0 as i32, b.1 as i32 - a.1 as i32);
+        if (df, dr) == (0, 0) || (df != 0 && dr != 0 && df.abs() != dr.abs()) {
+            return None;
+        }
+        DIRECTIONS
+            .iter()
+            .position(|&(_, f, r)| (f, r) == (df.signum(), dr.signum()))
+    }
+
+    fn set_link(&mut self, cell: CellId, dir: usize, target: CellId) {
+        self.links[cell as usize][dir] = Some(target);
+        self.link_sets[dir * self.words + cell as usize / 64] |= 1u64 << (cell % 64);
         let links = self.links[cell as usize].iter().flatten().count();
         self.most_links = self.most_links.max(links);
     }
 
-    /// An upper bound on the number of links of a cell (exact unless links were removed).
+    /// The largest number of links of a cell.
     pub fn most_links(&self) -> usize {
         self.most_links
     }

@@ -44,7 +44,7 @@ pub fn render_marked(game: &Game, state: &State, colour: bool, before: Option<&S
     let mut out = if game.draw_lines {
         lines(game, &cell, width)
     } else {
-        grid(game, &cell, width.max(2) + 1)
+        grid(game, &cell, width)
     };
     out.push_str(&status(game, state));
     out.push('\n');
@@ -64,13 +64,30 @@ pub fn use_colour() -> bool {
 /// Draws cell `c` right-aligned in `pad` columns (as many as its text needs when 0).
 type CellDrawer<'a> = dyn Fn(usize, usize) -> String + 'a;
 
-/// Cells in columns of `width`, right-aligned; blanks where the grid has no cell.
-fn grid(game: &Game, cell: &CellDrawer, width: usize) -> String {
+/// Cells right-aligned in columns one wider than the widest text (at least three wide);
+/// blanks where the grid has no cell. A hexagonal board shifts each rank half a column
+/// left of the one below, so that a cell's n and ne neighbours stand above it to the left
+/// and right, and its file letter stands where its file, running up to the left, leaves
+/// the board at the bottom.
+fn grid(game: &Game, cell: &CellDrawer, widest: usize) -> String {
     let board = &game.board;
+    let width = if board.hexagonal {
+        // Half a column must be a whole number of characters.
+        (widest + 1).div_ceil(2) * 2
+    } else {
+        widest.max(2) + 1
+    };
+    let shift = |rank: u8| {
+        if board.hexagonal {
+            (board.ranks - rank) as usize * width / 2
+        } else {
+            0
+        }
+    };
     let label = board.ranks.to_string().len();
     let mut out = String::new();
     for rank in (1..=board.ranks).rev() {
-        let mut line = format!("{rank:>label$} ");
+        let mut line = format!("{rank:>label$} {}", " ".repeat(shift(rank)));
         for file in 1..=board.files {
             match board.at(file as i64, rank as i64) {
                 Some(c) => line.push_str(&cell(c as usize, width)),
@@ -80,7 +97,7 @@ fn grid(game: &Game, cell: &CellDrawer, width: usize) -> String {
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    let mut files = format!("{:label$} ", "");
+    let mut files = format!("{:label$} {}", "", " ".repeat(shift(0)));
     for file in 1..=board.files {
         files.push_str(&format!("{:>width$}", (b'a' + file - 1) as char));
     }
@@ -89,65 +106,101 @@ fn grid(game: &Game, cell: &CellDrawer, width: usize) -> String {
     out
 }
 
-/// Points joined by their links: `-` east-west, `|` north-south, `\` and `/` diagonals
-/// (`X` where two cross).
+/// Points joined by their links: `-` east-west, `|` north-south, `\\` and `/` diagonals
+/// (`X` where two cross). A link between distant points (a graph board's `a1`-`d1`) runs
+/// across the squares it skips; a hexagonal board's ranks are shifted as in [`grid`].
 fn lines(game: &Game, cell: &CellDrawer, width: usize) -> String {
     const GAP: usize = 3;
     let board = &game.board;
     let label = board.ranks.to_string().len();
-    let step = width + GAP;
-    let linked = |file: u8, rank: u8, dir: &str| {
-        let d = crate::engine::board::direction_index(dir).expect("compass direction");
-        board
-            .at(file as i64, rank as i64)
-            .is_some_and(|c| board.step(c, d).is_some())
+    let step = if board.hexagonal {
+        (width + GAP).div_ceil(2) * 2
+    } else {
+        width + GAP
     };
-    let mut out = String::new();
-    for rank in (1..=board.ranks).rev() {
-        let mut line = format!("{rank:>label$} ");
-        for file in 1..=board.files {
-            let (text, shown) = match board.at(file as i64, rank as i64) {
-                Some(c) => (cell(c as usize, 0), visible_width(&cell(c as usize, 0))),
-                None => (String::new(), 0),
-            };
-            let fill = if linked(file, rank, "e") { '-' } else { ' ' };
-            line.push_str(&text);
-            if file < board.files {
-                line.extend(std::iter::repeat_n(fill, step - shown));
+    // Row and column of a point: ranks two rows apart, the row between for the links.
+    let place = |file: u8, rank: u8| {
+        let shift = if board.hexagonal {
+            (board.ranks - rank) as usize * step / 2
+        } else {
+            0
+        };
+        let row = (board.ranks - rank) as usize * 2;
+        (row, label + 1 + (file as usize - 1) * step + shift)
+    };
+    let rows = board.ranks as usize * 2 - 1;
+    let columns = place(board.files, 1).1 + width + 1;
+    let mut canvas = vec![vec![' '; columns]; rows];
+    for c in 0..board.len() {
+        let (file, rank) = board.coords[c];
+        for d in 0..8 {
+            if let Some(to) = board.step(c as u16, d) {
+                let (f, r) = board.coords[to as usize];
+                segment(&mut canvas, place(file, rank), place(f, r));
             }
         }
+    }
+    let mut points = vec![Vec::new(); rows];
+    for c in 0..board.len() {
+        let (file, rank) = board.coords[c];
+        let (row, column) = place(file, rank);
+        points[row].push((column, cell(c, 0)));
+    }
+    let mut out = String::new();
+    for (row, chars) in canvas.iter().enumerate() {
+        let mut line = if row % 2 == 0 {
+            format!("{:>label$} ", board.ranks as usize - row / 2)
+        } else {
+            String::new()
+        };
+        let mut column = line.chars().count();
+        points[row].sort_by_key(|(column, _)| *column);
+        for (at, text) in &points[row] {
+            line.extend(&chars[column..*at]);
+            line.push_str(text);
+            column = (at + visible_width(text)).min(columns);
+        }
+        line.extend(&chars[column..]);
         out.push_str(line.trim_end());
         out.push('\n');
-        if rank > 1 {
-            let mut between = format!("{:label$} ", "");
-            for file in 1..=board.files {
-                between.push(if linked(file, rank, "s") { '|' } else { ' ' });
-                if file < board.files {
-                    let diagonal = match (linked(file, rank, "se"), linked(file + 1, rank, "sw")) {
-                        (true, true) => 'X',
-                        (true, false) => '\\',
-                        (false, true) => '/',
-                        (false, false) => ' ',
-                    };
-                    let mut gap = vec![' '; step - 1];
-                    gap[step / 2 - 1] = diagonal;
-                    between.extend(gap);
-                }
-            }
-            out.push_str(between.trim_end());
-            out.push('\n');
-        }
     }
-    let mut files = format!("{:label$} ", "");
+    let mut files = vec![' '; columns + step];
     for file in 1..=board.files {
-        files.push((b'a' + file - 1) as char);
-        if file < board.files {
-            files.extend(std::iter::repeat_n(' ', step - 1));
-        }
+        let (_, column) = place(file, 1);
+        // A hexagonal file runs on down to the right, half a step further.
+        let column = column + if board.hexagonal { step / 2 } else { 0 };
+        files[column] = (b'a' + file - 1) as char;
     }
-    out.push_str(&files);
+    out.push_str(files.iter().collect::<String>().trim_end());
     out.push('\n');
     out
+}
+
+/// Draws the line between two points, the points themselves left out: `-` along a row,
+/// `|` down a column, `\\` or `/` on each row between otherwise (where `/` meets `\\`,
+/// `X`).
+fn segment(canvas: &mut [Vec<char>], a: (usize, usize), b: (usize, usize)) {
+    let ((r1, c1), (r2, c2)) = if a <= b { (a, b) } else { (b, a) };
+    if r1 == r2 {
+        for ch in &mut canvas[r1][c1 + 1..c2] {
+            *ch = '-';
+        }
+        return;
+    }
+    let (rows, across) = ((r2 - r1) as isize, c2 as isize - c1 as isize);
+    let mark = match across.signum() {
+        0 => '|',
+        1 => '\\',
+        _ => '/',
+    };
+    for i in 1..rows {
+        let column = (c1 as isize + (across * i).div_euclid(rows)) as usize;
+        let ch = &mut canvas[r1 + i as usize][column];
+        *ch = match (*ch, mark) {
+            ('\\', '/') | ('/', '\\') | ('X', _) => 'X',
+            _ => mark,
+        };
+    }
 }
 
 /// The number of characters a text shows, colour codes left out.

@@ -79,24 +79,31 @@ pub struct BoardSpec {
     /// A condition over `file` and `rank` (from 1) that picks the cells that exist.
     pub shape: Option<Code>,
     /// The links between cells; default: all eight directions everywhere.
-    pub links: Option<Vec<LinkSpec>>,
+    pub links: Option<Vec<Spanned<LinkSpec>>>,
     /// Draw the links as lines between points (for boards played on the lines).
     #[serde(default)]
     pub lines: bool,
+    /// The grid stands for hexagons: six links per cell (n, ne, e, s, sw, w), each rank
+    /// drawn half a cell to the left of the one below.
+    #[serde(default)]
+    pub hexagonal: bool,
     /// What the number drawn after a cell's top symbol counts: a number expression over
     /// the cell `here` (default: every piece of the stack).
     pub shown_height: Option<Code>,
 }
 
-/// One entry of `board.links`.
+/// One entry of `board.links`: grid links (`dirs`, `where`) or explicit lines (`join`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LinkSpec {
     /// A direction-set name (`orthogonal`, `diagonal`, `all_directions`) or a direction.
-    pub dirs: Code,
+    pub dirs: Option<Code>,
     /// A condition over `file` and `rank` of the cell the link leaves.
     #[serde(rename = "where")]
     pub where_: Option<Code>,
+    /// Lines of cells (`"a1 d1 g1"`): each cell is linked both ways to the next one, for
+    /// boards whose lines are not grid steps (a graph board).
+    pub join: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 /// `[pieces.NAME]`: a piece kind.

@@ -1,13 +1,15 @@
 //! Independent reference implementations of the games, written directly from the rules
-//! files in `docs/rules/` (README.md, bounce.md, staqs.md, splut.md) and nothing else.
+//! files in `docs/rules/` (README.md and one file per game) and nothing else.
 //!
 //! They are deliberately plain: boards are vectors of cells, groups are found by flood
 //! fill, legal plies are produced as the canonical strings of each rules file's "Notation"
 //! section. Splut! (2, 3 or 4 players, a turn of up to three one-step plies) keeps its
-//! whole turn bookkeeping in the position, so one ply is still one `apply`. The trace-replay and perft tests in `traces.rs` compare the interpreter
-//! against them.
+//! whole turn bookkeeping in the position, so one ply is still one `apply`. The
+//! trace-replay and perft tests in `traces.rs`, `traces_vlkno_sight.rs`,
+//! `traces_splut.rs` and `traces_morris.rs` compare the interpreter against them.
 
 pub mod bounce;
+pub mod morris;
 pub mod sight;
 pub mod splut;
 pub mod staqs;
