@@ -79,6 +79,10 @@ enum Command {
         /// Also prints, on standard error, the time taken and positions visited per second.
         #[arg(long)]
         stats: bool,
+        /// Counts positions at exactly `--depth` plies, as published perft tables do: a
+        /// game that ended earlier counts nothing (by default it counts as a leaf).
+        #[arg(long)]
+        exact: bool,
     },
     /// Plays one game between bots (by default uniformly random plies for every seat).
     Selfplay {
@@ -320,22 +324,20 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             divide,
             max_seconds,
             stats,
+            exact,
         } => {
             let limit = seconds_option("--max-seconds", max_seconds, 1e9)?;
             let g = load_game(&game.as_ref())?;
             let state = g.start();
             let clock = Instant::now();
             let mut run = Perft::with_limit(limit);
+            run.exact = exact;
             let total = if divide {
                 let mut total = 0;
                 for (text, ply) in g.legal_with_notation(&state) {
                     let mut next = state.clone();
                     g.play(&mut next, &ply);
-                    let n = if depth <= 1 || next.outcome.is_some() {
-                        1
-                    } else {
-                        run.count(&g, &next, depth - 1)?
-                    };
+                    let n = run.count_after(&g, &next, depth)?;
                     writeln!(out, "{text}: {n}")?;
                     total += n;
                 }
@@ -507,6 +509,20 @@ pub fn perft(game: &Game, state: &State, depth: u32) -> u64 {
         deadline: None,
         started: Instant::now(),
         positions: 0,
+        exact: false,
+    };
+    run.count(game, state, depth)
+        .unwrap_or_else(|_| unreachable!("no deadline"))
+}
+
+/// The positions exactly `depth` plies from `state`, as published perft tables count
+/// them: a game that ended earlier counts nothing.
+pub fn perft_exact(game: &Game, state: &State, depth: u32) -> u64 {
+    let mut run = Perft {
+        deadline: None,
+        started: Instant::now(),
+        positions: 0,
+        exact: true,
     };
     run.count(game, state, depth)
         .unwrap_or_else(|_| unreachable!("no deadline"))
@@ -519,6 +535,9 @@ pub struct Perft {
     started: Instant,
     /// Positions whose legal plies were listed so far.
     pub positions: u64,
+    /// Count positions at exactly the depth (a game that ended earlier counts nothing),
+    /// rather than leaves (where such a game counts once).
+    pub exact: bool,
 }
 
 impl Perft {
@@ -529,7 +548,18 @@ impl Perft {
             deadline: started.checked_add(limit),
             started,
             positions: 0,
+            exact: false,
         }
+    }
+
+    /// What a position one ply into a count of `depth` plies adds: itself if it is the
+    /// last ply or (counting leaves) the game ended there, else its own count.
+    pub fn count_after(&mut self, game: &Game, next: &State, depth: u32) -> Result<u64, String> {
+        Ok(match (depth, next.outcome.is_some()) {
+            (0 | 1, _) => 1,
+            (_, true) => u64::from(!self.exact),
+            _ => self.count(game, next, depth - 1)?,
+        })
     }
 
     /// Leaf plies at `depth` from `state`, or an error naming the limit once it passed.
@@ -548,19 +578,16 @@ impl Perft {
             ));
         }
         self.positions += 1;
-        let plies = game.legal_plies(state);
         if depth == 1 {
-            return Ok(plies.len() as u64);
+            return Ok(game.count_plies(state));
         }
+        let plies = game.legal_plies(state);
         let mut total = 0;
+        let mut next = state.clone();
         for ply in &plies {
-            let mut next = state.clone();
+            next.clone_from(state);
             game.play(&mut next, ply);
-            total += if next.outcome.is_some() {
-                1
-            } else {
-                self.count(game, &next, depth - 1)?
-            };
+            total += self.count_after(game, &next, depth)?;
         }
         Ok(total)
     }

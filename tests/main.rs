@@ -10,6 +10,7 @@ mod docs;
 mod facts;
 mod fast;
 mod fast_engines;
+mod format;
 mod fuzz;
 mod hooks;
 mod invariants;

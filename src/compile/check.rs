@@ -3,6 +3,7 @@
 //! Every error points at the exact sub-expression and says what was expected there.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::engine::natives::{self, Entry, Native, NativeFn};
 use crate::engine::program::{Aggregate, Domain, Most, NativeSet, Node, Op, SetExpr};
@@ -20,6 +21,19 @@ pub enum Named {
     Var(u16, Type),
     /// A player variable: the slot of player 0.
     PlayerVar(u16, Type),
+    /// A function of the game file.
+    Function(Arc<Function>),
+}
+
+/// The most function calls one expression may expand to, nested calls included.
+const MOST_EXPANSIONS: usize = 10_000;
+
+/// A function of the game file (`[functions.NAME]`): expanded where it is called.
+#[derive(Debug)]
+pub struct Function {
+    pub name: String,
+    pub params: Vec<(Name, Type)>,
+    pub body: Expr,
 }
 
 /// The names a game declares, shared by every expression of the file.
@@ -35,6 +49,10 @@ pub struct Scope<'a> {
     next_slot: u16,
     /// The most slots in use at once; the frame size.
     pub frame: usize,
+    /// The functions being expanded, innermost last (a function may not call itself),
+    /// and how many calls were expanded in all (a bound on what nested calls can make).
+    calling: Vec<String>,
+    expanded: usize,
 }
 
 fn describe(params: &[Type]) -> String {
@@ -57,6 +75,8 @@ impl<'a> Scope<'a> {
             locals: Vec::new(),
             next_slot: 0,
             frame: 0,
+            calling: Vec::new(),
+            expanded: 0,
         }
     }
 
@@ -93,8 +113,10 @@ impl<'a> Scope<'a> {
         self.locals.len()
     }
 
+    /// Leaves a nested scope: its names are forgotten and their slots may be used again.
     pub fn truncate(&mut self, depth: usize) {
         self.locals.truncate(depth);
+        self.next_slot = self.locals.last().map_or(0, |(_, _, slot)| slot + 1);
     }
 
     fn all_names(&self) -> Vec<String> {
@@ -213,6 +235,16 @@ impl<'a> Scope<'a> {
                     format!("`{n}` is a player variable: write `{n}(PLAYER)`, e.g. `{n}(me)`"),
                 ));
             }
+            Some(Named::Function(f)) if f.params.is_empty() => {
+                let f = f.clone();
+                return self.expand(&f, &[], span);
+            }
+            Some(Named::Function(_)) => {
+                return Err(LangError::new(
+                    span,
+                    format!("`{n}` is a function: call it with arguments"),
+                ));
+            }
             None => {}
         }
         if let Some(native) = natives::lookup(n).find(|x| x.params.is_empty()) {
@@ -247,6 +279,10 @@ impl<'a> Scope<'a> {
             let p = self.expect(arg, Type::Player)?;
             return Ok((Node::PlayerVar(slot, Box::new(p)), ty));
         }
+        if let Some(Named::Function(function)) = self.names.map.get(&f.text) {
+            let function = function.clone();
+            return self.expand(&function, args, span);
+        }
         let native = self.resolve_native(f, args.len(), span)?;
         let nodes = self.args(native, args)?;
         match native.entry {
@@ -260,6 +296,80 @@ impl<'a> Scope<'a> {
             )),
             Entry::Effect(_) => Err(effect_in_expression(&f.text, f.span)),
         }
+    }
+
+    /// A call of a function of the game file: each argument is worked out into a slot of
+    /// its own (the body sees only its parameters and the game's names), then the body.
+    fn expand(
+        &mut self,
+        f: &Function,
+        args: &[Expr],
+        span: Span,
+    ) -> Result<(Node, Type), LangError> {
+        if args.len() != f.params.len() {
+            let forms: Vec<Type> = f.params.iter().map(|(_, t)| *t).collect();
+            return Err(LangError::new(
+                span,
+                format!(
+                    "`{}` takes {}, not {}",
+                    f.name,
+                    describe(&forms),
+                    args.len()
+                ),
+            ));
+        }
+        if self.calling.contains(&f.name) {
+            return Err(LangError::new(
+                span,
+                format!("`{}` calls itself: a function cannot be recursive", f.name),
+            )
+            .label("called again here, while it is being expanded"));
+        }
+        self.expanded += 1;
+        if self.expanded > MOST_EXPANSIONS {
+            return Err(LangError::new(
+                span,
+                format!("function calls here expand to more than {MOST_EXPANSIONS} calls"),
+            )
+            .label("functions calling functions several times each multiply")
+            .help("work a value out once with a `let` binding and pass it on"));
+        }
+        let mut values = Vec::with_capacity(args.len());
+        for (arg, (_, ty)) in args.iter().zip(&f.params) {
+            values.push(self.expect(arg, *ty)?);
+        }
+        // The body's names: its parameters alone, in slots above every slot in use.
+        let outer = std::mem::take(&mut self.locals);
+        let outer_next = self.next_slot;
+        let mut slots = Vec::with_capacity(f.params.len());
+        for (name, ty) in &f.params {
+            let slot = self.next_slot;
+            self.next_slot += 1;
+            self.frame = self.frame.max(self.next_slot as usize);
+            self.locals.push((name.text.clone(), *ty, slot));
+            slots.push(slot);
+        }
+        self.calling.push(f.name.clone());
+        let body = self.expr(&f.body);
+        self.calling.pop();
+        self.locals = outer;
+        self.next_slot = outer_next;
+        let (mut node, ty) = body.map_err(|e| within(e, &f.name))?;
+        for (slot, value) in slots.into_iter().zip(values).rev() {
+            node = Node::Bind(slot, Box::new(value), Box::new(node));
+        }
+        Ok((node, ty))
+    }
+
+    /// Checks a function's body on its own, with its parameters bound: its type.
+    pub fn function(&mut self, f: &Function) -> Result<Type, LangError> {
+        for (name, ty) in &f.params {
+            self.bind(name, *ty)?;
+        }
+        self.calling.push(f.name.clone());
+        let (_, ty) = self.expr(&f.body)?;
+        self.calling.pop();
+        Ok(ty)
     }
 
     /// Finds the native called `f` with this many arguments, or explains what exists.
@@ -489,7 +599,16 @@ impl<'a> Scope<'a> {
                 }
             }
             _ => {
-                let (_, ty) = self.expr(e)?;
+                let (node, ty) = self.expr(e)?;
+                if ty == Type::DirSet {
+                    // `d in orthogonal`: the directions of a set.
+                    let set = NativeSet {
+                        f: natives::each_direction,
+                        most: Most::Eight,
+                        name: "direction set",
+                    };
+                    return Ok((Domain::Native(set, Box::new([node])), Type::Dir));
+                }
                 Err(not_collection(ty))
             }
         }
@@ -604,6 +723,13 @@ impl<'a> Scope<'a> {
             }
         })
     }
+}
+
+/// An error found while expanding function `name`, placed in that function's body
+/// (unless it is placed already, in a function it calls).
+fn within(mut e: LangError, name: &str) -> LangError {
+    e.within.get_or_insert_with(|| name.to_string());
+    e
 }
 
 fn effect_in_expression(name: &str, span: Span) -> LangError {

@@ -17,10 +17,11 @@ use crate::engine::board::{self, Board, DIRECTION_SETS, DIRECTIONS, MAX_SIDE};
 use crate::engine::game::{Game, KindInfo, ParamValue};
 use crate::engine::natives;
 use crate::engine::program::{
-    Action, Choice, EndResult, EndRule, Node, NotationPiece, Part, Phase, Standalone, Stuck,
+    Action, Choice, EndResult, EndRule, Node, NotationCase, NotationPiece, Part, Phase, Repeat,
+    Standalone, Stuck,
 };
 use crate::engine::state::{NEUTRAL, Piece, State};
-use crate::lang::ast::{Binding, Expr, Span};
+use crate::lang::ast::{Binding, Expr, Name, Span};
 use crate::lang::parser;
 use crate::lang::types::Type;
 use crate::spec::diag::Diagnostic;
@@ -36,6 +37,9 @@ pub struct LangError {
     pub message: String,
     pub label: String,
     pub help: Vec<String>,
+    /// The function of the file whose body `span` points into, if not the expression
+    /// being compiled (an error met while expanding a call).
+    pub within: Option<String>,
 }
 
 impl LangError {
@@ -45,6 +49,7 @@ impl LangError {
             message: message.into(),
             label: String::new(),
             help: Vec::new(),
+            within: None,
         }
     }
 
@@ -167,8 +172,17 @@ impl Compiler<'_> {
         start + skip
     }
 
-    /// Places an expression-level error in the file.
+    /// Places an expression-level error in the file (in the body of the function it
+    /// names, if it names one).
     fn lang(&self, code: &Code, e: LangError) -> Box<Diagnostic> {
+        let code = match e
+            .within
+            .as_ref()
+            .and_then(|f| self.src.file.functions.get(f))
+        {
+            Some(function) => &function.value,
+            None => code,
+        };
         let base = self.content_start(code);
         let end = code.span().end;
         let span = (base + e.span.start).min(end)..(base + e.span.end).min(end);
@@ -295,36 +309,51 @@ impl Compiler<'_> {
                 span_range(&spec.symbol),
             )?;
         }
-        let mut declare =
-            |name: &str, value: Named, span: Range<usize>| -> Result<(), Box<Diagnostic>> {
-                if natives::lookup(name).next().is_some() || names.map.contains_key(name) {
-                    return Err(self.at(
-                        span,
-                        format!("the name `{name}` is used twice"),
-                        "already a name in this game or the language",
-                    ));
-                }
-                names.map.insert(name.to_string(), value);
-                Ok(())
-            };
+        let declare = |names: &mut Names,
+                       name: &str,
+                       value: Named,
+                       span: Range<usize>|
+         -> Result<(), Box<Diagnostic>> {
+            if natives::lookup(name).next().is_some() || names.map.contains_key(name) {
+                return Err(self.at(
+                    span,
+                    format!("the name `{name}` is used twice"),
+                    "already a name in this game or the language",
+                ));
+            }
+            names.map.insert(name.to_string(), value);
+            Ok(())
+        };
         let mut vars = Vec::new();
         for (name, v) in &f.vars.global {
-            let (init, ty) = self.var_init(v, &env)?;
-            declare(name, Named::Var(vars.len() as u16, ty), v.span())?;
+            let (init, ty) = self.var_init(v, &env, &names)?;
+            declare(
+                &mut names,
+                name,
+                Named::Var(vars.len() as u16, ty),
+                v.span(),
+            )?;
             vars.push(init);
         }
         for (name, v) in &f.vars.player {
-            let (init, ty) = self.var_init(v, &env)?;
-            declare(name, Named::PlayerVar(vars.len() as u16, ty), v.span())?;
+            let (init, ty) = self.var_init(v, &env, &names)?;
+            let slot = vars.len() as u16;
+            declare(&mut names, name, Named::PlayerVar(slot, ty), v.span())?;
             vars.extend(std::iter::repeat_n(init, players.len()));
         }
         let turn_first = vars.len();
         for (name, v) in &f.vars.turn {
-            let (init, ty) = self.var_init(v, &env)?;
-            declare(name, Named::Var(vars.len() as u16, ty), v.span())?;
+            let (init, ty) = self.var_init(v, &env, &names)?;
+            declare(
+                &mut names,
+                name,
+                Named::Var(vars.len() as u16, ty),
+                v.span(),
+            )?;
             vars.push(init);
         }
         let turn_inits = vars[turn_first..].to_vec();
+        self.functions(&mut names)?;
 
         let stacks = self.setup(&board, &kinds, &players, &params)?;
         let phases = self.phases(&names)?;
@@ -355,6 +384,11 @@ impl Compiler<'_> {
             .iter()
             .map(|e| self.end_rule(e, &names, score.is_some()))
             .collect::<Result<Vec<_>, _>>()?;
+        let stuck_rules = f
+            .stuck
+            .iter()
+            .map(|e| self.end_rule(e, &names, score.is_some()))
+            .collect::<Result<Vec<_>, _>>()?;
         let max_plies = match &f.game.max_plies {
             None => None,
             Some(m) if (1..=u32::MAX as i64).contains(m.get_ref()) => Some(*m.get_ref() as u32),
@@ -373,12 +407,14 @@ impl Compiler<'_> {
                 "one too many",
             ));
         }
+        let forward = self.forwards(&players)?;
         let initial = State::new(stacks, vars, players.len(), kinds.len());
         let mut game = Game {
             name: f.game.name.clone(),
             rules: f.game.rules.clone(),
             params,
             players,
+            forward,
             board,
             draw_lines: f.board.lines,
             shown_height,
@@ -388,6 +424,7 @@ impl Compiler<'_> {
             stuck,
             actions,
             ends,
+            stuck_rules,
             score,
             eval,
             max_plies,
@@ -561,6 +598,34 @@ impl Compiler<'_> {
             ));
         }
         Ok((present, seats))
+    }
+
+    /// Each present player's forward direction (`forward` in `[[players]]`), or none.
+    fn forwards(&self, players: &[String]) -> Result<Vec<i64>, Box<Diagnostic>> {
+        players
+            .iter()
+            .map(|name| {
+                let spec = self
+                    .src
+                    .file
+                    .players
+                    .iter()
+                    .find(|p| p.name.get_ref() == name);
+                match spec.and_then(|p| p.forward.as_ref()) {
+                    None => Ok(board::NONE_DIRECTION),
+                    Some(dir) => board::direction_index(dir.get_ref().trim())
+                        .map(|d| d as i64)
+                        .ok_or_else(|| {
+                            self.at(
+                                dir.span(),
+                                format!("`{}` is not a direction", dir.get_ref()),
+                                "not a direction",
+                            )
+                            .with_help_box("directions: n, ne, e, se, s, sw, w, nw")
+                        }),
+                }
+            })
+            .collect()
     }
 
     fn board(&self, params: &[ParamValue]) -> Result<Board, Box<Diagnostic>> {
@@ -862,6 +927,93 @@ impl Compiler<'_> {
         if same { start..end } else { value.span() }
     }
 
+    /// Declares the file's functions (`[functions.NAME]`) and checks each body on its own.
+    fn functions(&self, names: &mut Names) -> Result<(), Box<Diagnostic>> {
+        let specs = &self.src.file.functions;
+        for (name, spec) in specs {
+            let span = spec.value.span();
+            let reserved = natives::lookup(name).next().is_some()
+                || matches!(name.as_str(), "file" | "rank")
+                || names.map.contains_key(name);
+            if reserved || !is_name(name) {
+                return Err(self.at(
+                    span,
+                    format!("`{name}` cannot name a function"),
+                    if reserved {
+                        "already a name in this game or the language"
+                    } else {
+                        "a function's name is a word (letters, digits, _)"
+                    },
+                ));
+            }
+            let mut params: Vec<(Name, Type)> = Vec::new();
+            for p in &spec.params {
+                let text = p.get_ref();
+                let (pname, ty) = text
+                    .split_once(':')
+                    .map_or((text.as_str(), ""), |(a, b)| (a.trim(), b.trim()));
+                let Some(ty) = Type::named(ty) else {
+                    return Err(self
+                        .at(
+                            p.span(),
+                            format!("`{text}` is not a parameter"),
+                            "expected `NAME: TYPE`",
+                        )
+                        .with_help_box(
+                            "types: number, condition, cell, player, kind, direction, directions",
+                        ));
+                };
+                if !is_name(pname) || params.iter().any(|(n, _)| n.text == pname) {
+                    return Err(self.at(
+                        p.span(),
+                        format!("`{pname}` cannot name a parameter here"),
+                        "a word, once per function",
+                    ));
+                }
+                params.push((
+                    Name {
+                        text: pname.to_string(),
+                        span: Span::new(0, 0),
+                    },
+                    ty,
+                ));
+            }
+            let body = self.parse_expr(&spec.value)?;
+            let function = check::Function {
+                name: name.clone(),
+                params,
+                body,
+            };
+            names
+                .map
+                .insert(name.clone(), Named::Function(std::sync::Arc::new(function)));
+        }
+        // Each body on its own, so that a mistake in one is shown in it even if unused.
+        for (name, spec) in specs {
+            let Some(Named::Function(f)) = names.map.get(name) else {
+                continue;
+            };
+            let f = f.clone();
+            for ((pname, _), p) in f.params.iter().zip(&spec.params) {
+                if names.map.contains_key(&pname.text)
+                    || natives::lookup(&pname.text).next().is_some()
+                {
+                    return Err(self.at(
+                        p.span(),
+                        format!(
+                            "`{}` is already the name of something in this game",
+                            pname.text
+                        ),
+                        "choose another name for this parameter",
+                    ));
+                }
+            }
+            let mut scope = Scope::new(names);
+            scope.function(&f).map_err(|e| self.lang(&spec.value, e))?;
+        }
+        Ok(())
+    }
+
     fn kinds(&self, players: &[String]) -> Result<Vec<KindInfo>, Box<Diagnostic>> {
         let mut kinds = Vec::new();
         for (name, spec) in &self.src.file.pieces {
@@ -934,22 +1086,39 @@ impl Compiler<'_> {
         &self,
         v: &Spanned<toml::Value>,
         env: &ConstEnv,
+        names: &Names,
     ) -> Result<(i64, Type), Box<Diagnostic>> {
+        let typed = |ty: &str| match ty {
+            "cell" => Some(Type::Cell),
+            "player" => Some(Type::Player),
+            "kind" => Some(Type::Kind),
+            "direction" => Some(Type::Dir),
+            _ => None,
+        };
         match v.get_ref() {
             toml::Value::Integer(i) => Ok((*i, Type::Int)),
             toml::Value::Boolean(b) => Ok((*b as i64, Type::Bool)),
-            toml::Value::String(s) => match s.trim() {
-                "cell" => Ok((-1, Type::Cell)),
-                "player" => Ok((-1, Type::Player)),
-                "kind" => Ok((-1, Type::Kind)),
-                "direction" => Ok((-1, Type::Dir)),
+            toml::Value::String(s) => match s.split_whitespace().collect::<Vec<_>>()[..] {
+                [ty] if typed(ty).is_some() => Ok((-1, typed(ty).expect("a type"))),
+                // `"cell e1"`: a cell, player, kind or direction given by name.
+                [ty, value] if typed(ty).is_some() => {
+                    let want = typed(ty).expect("a type");
+                    match names.map.get(value) {
+                        Some(Named::Const(v, t)) if *t == want => Ok((*v, want)),
+                        _ => Err(self.at(
+                            v.span(),
+                            format!("`{value}` is not {want} of this game"),
+                            format!("expected `{ty} NAME`"),
+                        )),
+                    }
+                }
                 _ => {
                     let code = Spanned::new(v.span(), s.clone());
                     let c = self.constant(&code, env)?;
                     Ok((c.raw(), if matches!(c, Const::Int(_)) { Type::Int } else { Type::Bool }))
                 }
             },
-            _ => Err(self.at(v.span(), "a variable starts as a number, true/false, an expression over the parameters, or one of \"cell\", \"player\", \"kind\", \"direction\" (starting as none)", "unexpected value")),
+            _ => Err(self.at(v.span(), "a variable starts as a number, true/false, an expression over the parameters, one of \"cell\", \"player\", \"kind\", \"direction\" (starting as none), or one of them with a name (\"cell e1\")", "unexpected value")),
         }
     }
 
@@ -1118,9 +1287,9 @@ impl Compiler<'_> {
                 }
             },
         };
-        let stuck = match t.stuck.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
-            None | Some(("lose", _)) => Stuck::Lose,
-            Some(("pass", _)) => Stuck::Pass,
+        let passes = match t.stuck.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
+            None | Some(("lose", _)) => false,
+            Some(("pass", _)) => true,
             Some((other, span)) => {
                 return Err(self.at(
                     span,
@@ -1128,6 +1297,40 @@ impl Compiler<'_> {
                     "expected \"lose\" or \"pass\"",
                 ));
             }
+        };
+        let all_passed = t.all_passed.as_ref();
+        let scored = match all_passed.map(|s| (s.get_ref().as_str(), s.span())) {
+            None => false,
+            Some((_, span)) if !passes => {
+                return Err(self.at(
+                    span,
+                    "`all_passed` needs `stuck = \"pass\"`",
+                    "players who cannot play lose, so they never all pass",
+                ));
+            }
+            Some(("draw", _)) => false,
+            Some(("score", span)) => {
+                if self.src.file.scoring.is_none() {
+                    return Err(self.at(
+                        span,
+                        "`all_passed = \"score\"` needs a [scoring] table",
+                        "nothing to score with",
+                    ));
+                }
+                true
+            }
+            Some((other, span)) => {
+                return Err(self.at(
+                    span,
+                    format!("unknown ending `{other}`"),
+                    "expected \"draw\" or \"score\"",
+                ));
+            }
+        };
+        let stuck = if passes {
+            Stuck::Pass { scored }
+        } else {
+            Stuck::Lose
         };
         Ok((plies, stuck))
     }
@@ -1282,15 +1485,41 @@ impl Compiler<'_> {
             &spec.notation,
             false,
         )?];
-        for p in &spec.then {
-            parts.push(self.part(
+        for (i, p) in spec.then.iter().enumerate() {
+            let mut part = self.part(
                 &mut scope,
                 &p.choose,
                 p.effect.as_ref(),
                 p.check.as_ref(),
                 &p.notation,
                 p.optional,
-            )?);
+            )?;
+            if let Some(repeat) = &p.repeat {
+                part.repeat = match repeat.get_ref().as_str() {
+                    "must" => Repeat::Must,
+                    "may" => Repeat::May,
+                    other => {
+                        return Err(self.at(
+                            repeat.span(),
+                            format!("unknown repeat `{other}`"),
+                            "expected \"must\" (again while it can) or \"may\"",
+                        ));
+                    }
+                };
+                let problem = if i + 1 != spec.then.len() {
+                    Some("only an action's last part may repeat")
+                } else if p.optional {
+                    Some("a repeated part is already played zero or more times: drop `optional`")
+                } else if !part.choices.iter().any(|c| matches!(c, Choice::In { .. })) {
+                    Some("a repeated part needs an `in` choice, or it could repeat for ever")
+                } else {
+                    None
+                };
+                if let Some(problem) = problem {
+                    return Err(self.at(repeat.span(), problem, "this part repeats"));
+                }
+            }
+            parts.push(part);
         }
         if parts.len() > 8 {
             return Err(self.at(
@@ -1318,7 +1547,7 @@ impl Compiler<'_> {
         choose: &[Code],
         effect: Option<&Code>,
         check: Option<&Code>,
-        notation: &Code,
+        notation: &schema::NotationSpec,
         optional: bool,
     ) -> Result<Part, Box<Diagnostic>> {
         let mut choices = Vec::new();
@@ -1379,15 +1608,102 @@ impl Compiler<'_> {
                     .map_err(|err| self.lang(code, err))
             })
             .transpose()?;
-        let notation = self.notation(scope, notation)?;
+        let notation = self
+            .notation_cases(notation)?
+            .into_iter()
+            .map(|(when, text)| {
+                let when = when
+                    .map(|code| {
+                        let e = self.parse_expr(&code)?;
+                        scope
+                            .expect(&e, Type::Bool)
+                            .map_err(|err| self.lang(&code, err))
+                    })
+                    .transpose()?;
+                Ok(NotationCase {
+                    when,
+                    pieces: self.notation(scope, &text)?,
+                })
+            })
+            .collect::<Result<Vec<_>, Box<Diagnostic>>>()?;
         Ok(Part {
             choices,
             effect,
             check,
             notation,
             optional,
+            repeat: Repeat::Once,
             edits: None,
         })
+    }
+
+    /// A part's `notation` as (condition, template) cases: a string is one case that
+    /// always holds; a list holds `{ when = COND, text = TEMPLATE }` tables. Each string
+    /// keeps its place in the file, found in the text of the list.
+    fn notation_cases(
+        &self,
+        spec: &schema::NotationSpec,
+    ) -> Result<Vec<(Option<Code>, Code)>, Box<Diagnostic>> {
+        let span = spec.span();
+        let wrong = |label: &str| {
+            self.at(
+                span.clone(),
+                "a notation is a template string, or a list of { when = COND, text = TEMPLATE } tables",
+                label,
+            )
+        };
+        match spec.get_ref() {
+            toml::Value::String(s) => Ok(vec![(None, Spanned::new(span.clone(), s.clone()))]),
+            toml::Value::Array(cases) => {
+                let mut from = span.start;
+                let mut out = Vec::new();
+                for case in cases {
+                    let toml::Value::Table(table) = case else {
+                        return Err(wrong("expected a table in the list"));
+                    };
+                    if let Some(key) = table
+                        .keys()
+                        .find(|k| !matches!(k.as_str(), "when" | "text"))
+                    {
+                        return Err(wrong(&format!("unknown key `{key}`")));
+                    }
+                    let mut string = |key: &str| -> Result<Option<Code>, Box<Diagnostic>> {
+                        match table.get(key) {
+                            None => Ok(None),
+                            Some(toml::Value::String(s)) => {
+                                let at = self.find_string(span.clone(), from, s);
+                                from = at.end;
+                                Ok(Some(Spanned::new(at, s.clone())))
+                            }
+                            Some(_) => Err(wrong(&format!("`{key}` must be a string"))),
+                        }
+                    };
+                    let when = string("when")?;
+                    let Some(text) = string("text")? else {
+                        return Err(wrong("a case needs a `text`"));
+                    };
+                    out.push((when, text));
+                }
+                if out.is_empty() {
+                    return Err(wrong("an empty list"));
+                }
+                Ok(out)
+            }
+            _ => Err(wrong("expected a string or a list")),
+        }
+    }
+
+    /// Where the string literal holding `content` is, searching the file's text within
+    /// `within` from `from` (the whole range if it cannot be found).
+    fn find_string(&self, within: Range<usize>, from: usize, content: &str) -> Range<usize> {
+        let text = &self.src.text;
+        let end = within.end.min(text.len());
+        let start = from.clamp(within.start, end);
+        text[start..end]
+            .find(content)
+            .map(|i| start + i)
+            .filter(|&i| i > 0 && matches!(text.as_bytes()[i - 1], b'\'' | b'"'))
+            .map_or(within, |i| i - 1..i + content.len() + 1)
     }
 
     /// Parses a notation template: literal text with `{name}` for bound values.

@@ -52,6 +52,11 @@ pub fn optimise(game: &mut Game) {
             }
             pass.ops(&mut part.effect);
             part.edits = edits(&part.effect);
+            for case in &mut part.notation {
+                if let Some(when) = &mut case.when {
+                    pass.node(when);
+                }
+            }
             if let Some(check) = &mut part.check {
                 pass.node(check);
             }
@@ -143,6 +148,23 @@ impl Pass<'_> {
                 self.node(a);
                 self.node(b);
                 self.node(c);
+            }
+            Node::Bind(slot, value, body) => {
+                self.node(value);
+                // A function called with a name or a constant: the body reads the
+                // argument itself, so the set pass sees `owner(x) == me` through the call.
+                if matches!(
+                    **value,
+                    Node::Const(_) | Node::Local(_) | Node::Me | Node::Var(_)
+                ) {
+                    let (slot, value) = (*slot, (**value).clone());
+                    let mut body = std::mem::replace(&mut **body, Node::Const(0));
+                    substitute(&mut body, slot, &value);
+                    *node = body;
+                    self.node(node);
+                } else {
+                    self.node(body);
+                }
             }
             Node::Call(_, args) | Node::List(args) => args.iter_mut().for_each(|a| self.node(a)),
             Node::Agg(agg) => {
@@ -423,6 +445,50 @@ fn edits(ops: &[Op]) -> Option<u32> {
         };
     }
     Some(total)
+}
+
+/// Replaces every read of local `slot` in `node` by `value` (which reads no slot bound
+/// inside `node`: a constant, `me`, a variable or an outer name).
+fn substitute(node: &mut Node, slot: u16, value: &Node) {
+    let sub = |n: &mut Node| substitute(n, slot, value);
+    match node {
+        Node::Local(s) if *s == slot => *node = value.clone(),
+        Node::Const(_) | Node::Local(_) | Node::Var(_) | Node::Me => {}
+        Node::PlayerVar(_, x)
+        | Node::Not(x)
+        | Node::Neg(x)
+        | Node::Owner(x)
+        | Node::Empty(x)
+        | Node::Top(x)
+        | Node::Height(x) => sub(x),
+        Node::Binary(_, a, b)
+        | Node::Count(a, b)
+        | Node::Has(a, b)
+        | Node::Step(a, b)
+        | Node::Bind(_, a, b) => {
+            sub(a);
+            sub(b);
+        }
+        Node::If(a, b, c) => {
+            sub(a);
+            sub(b);
+            sub(c);
+        }
+        Node::Call(_, args) | Node::List(args) => args.iter_mut().for_each(sub),
+        Node::Agg(agg) => {
+            match &mut agg.domain {
+                Domain::Native(_, args) | Domain::List(args) => args.iter_mut().for_each(sub),
+                // Before the set pass a collection of cells is `cells`, which reads nothing.
+                Domain::Cells(_) => {}
+            }
+            for n in [&mut agg.filter, &mut agg.body, &mut agg.along]
+                .into_iter()
+                .flatten()
+            {
+                sub(n);
+            }
+        }
+    }
 }
 
 /// Whether a set reads the position's cells by height.

@@ -17,6 +17,9 @@ pub const DIRECTIONS: [(&str, i32, i32); 8] = [
     ("nw", -1, 1),
 ];
 
+/// No direction, as a value of the language (`none`).
+pub const NONE_DIRECTION: i64 = -1;
+
 /// Bit set of the four orthogonal directions.
 pub const ORTHOGONAL: u8 = 0b0101_0101;
 /// Bit set of the four diagonal directions.

@@ -88,6 +88,10 @@ fn eval_node(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
         }
         Node::Count(x, k) => count_kind(c, eval(x, c, locals), eval(k, c, locals)),
         Node::Step(x, d) => super::natives::step(c, eval(x, c, locals), eval(d, c, locals)),
+        Node::Bind(slot, value, body) => {
+            locals[*slot as usize] = eval(value, c, locals);
+            eval(body, c, locals)
+        }
         Node::Has(x, k) => match (eval(x, c, locals), eval(k, c, locals)) {
             (x, k) if x >= 0 && (0..64).contains(&k) => c.state.holds(x as CellId, k as u8) as i64,
             (x, k) => (count_kind(c, x, k) > 0) as i64,

@@ -7,7 +7,8 @@ use super::eval::{eval, exec};
 use super::generate::{Any, Count};
 use super::natives::{Ctx, Mut};
 use super::program::{
-    Action, Choice, EndResult, EndRule, NotationPiece, Phase, Standalone, Stuck, frame,
+    Action, Choice, EndResult, EndRule, NotationPiece, Part, Phase, Repeat, Standalone, Stuck,
+    frame,
 };
 use super::state::{Journal, NONE, Outcome, State};
 use crate::lang::types::Type;
@@ -50,6 +51,8 @@ pub struct Game {
     pub params: Vec<ParamValue>,
     /// The players taking part, in turn order.
     pub players: Vec<String>,
+    /// Per player, the direction its seat calls forward (or `NONE`).
+    pub forward: Vec<i64>,
     pub board: Board,
     /// Whether the board is drawn as points joined by lines (its links).
     pub draw_lines: bool,
@@ -62,6 +65,9 @@ pub struct Game {
     pub stuck: Stuck,
     pub actions: Vec<Action>,
     pub ends: Vec<EndRule>,
+    /// `[[stuck]]`: tested when a player has no legal ply at the start of a turn, with
+    /// `me` that player, before the stuck rule applies.
+    pub stuck_rules: Vec<EndRule>,
     /// The score expression, if the game scores; `me` is the player scored.
     pub score: Option<Standalone>,
     /// The bots' heuristic, if the game declares one; `me` is the player evaluated.
@@ -147,7 +153,7 @@ impl Game {
         let me = state.to_move;
         let action = &self.actions[ply.action as usize];
         let mut locals = frame(action.frame);
-        self.replay(state, ply, &mut locals);
+        self.replay(state, ply, &mut locals, None);
         self.finish_ply(state, me);
     }
 
@@ -166,35 +172,78 @@ impl Game {
         );
     }
 
-    /// Runs a ply's parts on `state` and leaves the chosen values in `locals`.
-    pub(super) fn replay(&self, state: &mut State, ply: &Ply, locals: &mut [i64]) {
+    /// Runs a ply's parts on `state` and leaves the chosen values in `locals`; with
+    /// `text`, writes each part's notation there as it is played.
+    pub(super) fn replay(
+        &self,
+        state: &mut State,
+        ply: &Ply,
+        locals: &mut [i64],
+        mut text: Option<&mut String>,
+    ) {
         let me = state.to_move;
         let action = &self.actions[ply.action as usize];
         let mut values = ply.values.iter();
         let mut journal = Journal::off();
         for (p, part) in action.parts.iter().enumerate() {
-            if ply.skipped & (1 << p) != 0 {
+            if ply.skipped & (1 << p) != 0 || part.repeat != Repeat::Once {
                 part.clear_slots(locals);
+            }
+            if ply.skipped & (1 << p) != 0 {
                 continue;
             }
-            for choice in &part.choices {
-                match choice {
-                    Choice::In { slot, .. } => {
-                        locals[*slot as usize] = values.next().copied().unwrap_or(NONE)
+            // A repeated part (the last) is played as long as values are left.
+            while part.repeat == Repeat::Once || values.len() > 0 {
+                for choice in &part.choices {
+                    match choice {
+                        Choice::In { slot, .. } => {
+                            locals[*slot as usize] = values.next().copied().unwrap_or(NONE)
+                        }
+                        Choice::Let(slot, node) => {
+                            locals[*slot as usize] = eval(node, &self.ctx(state, me), locals)
+                        }
+                        Choice::Where(_) => {}
                     }
-                    Choice::Let(slot, node) => {
-                        locals[*slot as usize] = eval(node, &self.ctx(state, me), locals)
-                    }
-                    Choice::Where(_) => {}
+                }
+                let mut m = Mut {
+                    game: self,
+                    state,
+                    journal: &mut journal,
+                    me,
+                };
+                exec(&part.effect, &mut m, locals);
+                if let Some(text) = text.as_deref_mut() {
+                    self.write_part(state, me, part, locals, text);
+                }
+                if part.repeat == Repeat::Once {
+                    break;
                 }
             }
-            let mut m = Mut {
-                game: self,
-                state,
-                journal: &mut journal,
-                me,
-            };
-            exec(&part.effect, &mut m, locals);
+        }
+    }
+
+    /// Appends the text of one part just played: its first notation case whose `when`
+    /// holds.
+    fn write_part(
+        &self,
+        state: &State,
+        me: u8,
+        part: &Part,
+        locals: &mut [i64],
+        text: &mut String,
+    ) {
+        let c = self.ctx(state, me);
+        let case = part
+            .notation
+            .iter()
+            .find(|case| case.when.as_ref().is_none_or(|w| eval(w, &c, locals) != 0));
+        for piece in case.map_or(&[][..], |case| &case.pieces) {
+            match piece {
+                NotationPiece::Text(t) => text.push_str(t),
+                NotationPiece::Value(slot, ty) => {
+                    text.push_str(&self.show(*ty, locals[*slot as usize]))
+                }
+            }
         }
     }
 
@@ -300,6 +349,18 @@ impl Game {
                 state.silent_passes = 0;
                 return;
             }
+            let me = state.to_move;
+            for rule in &self.stuck_rules {
+                let mut locals = frame(rule.frame);
+                if eval(&rule.when, &self.ctx(state, me), &mut locals) != 0 {
+                    let winners = self.resolve(state, me, &rule.result, &mut locals);
+                    state.outcome = Some(Outcome {
+                        winners,
+                        reason: None,
+                    });
+                    return;
+                }
+            }
             match self.stuck {
                 Stuck::Lose => {
                     state.alive &= !(1 << state.to_move);
@@ -314,11 +375,16 @@ impl Game {
                         return;
                     }
                 }
-                Stuck::Pass => {
+                Stuck::Pass { scored } => {
                     state.silent_passes += 1;
                     if state.silent_passes >= state.alive.count_ones() {
+                        let winners = if scored {
+                            self.score_winner(state)
+                        } else {
+                            Vec::new()
+                        };
                         state.outcome = Some(Outcome {
-                            winners: Vec::new(),
+                            winners,
                             reason: None,
                         });
                         return;
@@ -393,21 +459,8 @@ impl Game {
         let action = &self.actions[ply.action as usize];
         let mut scratch = state.clone();
         let mut locals = frame(action.frame);
-        self.replay(&mut scratch, ply, &mut locals);
         let mut text = String::new();
-        for (p, part) in action.parts.iter().enumerate() {
-            if ply.skipped & (1 << p) != 0 {
-                continue;
-            }
-            for piece in &part.notation {
-                match piece {
-                    NotationPiece::Text(t) => text.push_str(t),
-                    NotationPiece::Value(slot, ty) => {
-                        text.push_str(&self.show(*ty, locals[*slot as usize]))
-                    }
-                }
-            }
-        }
+        self.replay(&mut scratch, ply, &mut locals, Some(&mut text));
         text
     }
 

@@ -14,7 +14,7 @@ use super::cellset::WORDS;
 use super::eval::{cells_into, domain, eval, exec};
 use super::game::{Game, Ply};
 use super::natives::{Ctx, Elems, Mut};
-use super::program::{Action, Choice, Domain, Frame, frame};
+use super::program::{Action, Choice, Domain, Frame, MOST_REPEATS, Repeat, frame};
 use super::state::{Journal, State};
 
 /// What the walk does with each complete ply.
@@ -99,6 +99,8 @@ impl Game {
                     skipped: 0,
                     action: index as u16,
                     sink: &mut found,
+                    reps: 0,
+                    continued: 0,
                 };
                 if !w.part(action, 0) {
                     return;
@@ -108,6 +110,30 @@ impl Game {
                 return;
             }
         }
+    }
+}
+
+impl Game {
+    /// Feeds the plies of action `index` alone to `sink` (whatever the phase; fallback or
+    /// not), trying them on `scratch` and taking them back.
+    pub(crate) fn walk_action<S: Sink>(&self, scratch: &mut State, index: usize, sink: &mut S) {
+        let action = &self.actions[index];
+        let mut journal = Journal::recording();
+        let me = scratch.to_move;
+        let mut w = Walk {
+            game: self,
+            state: scratch,
+            journal: &mut journal,
+            me,
+            locals: frame(action.frame),
+            values: SmallVec::new(),
+            skipped: 0,
+            action: index as u16,
+            sink,
+            reps: 0,
+            continued: 0,
+        };
+        w.part(action, 0);
     }
 }
 
@@ -136,6 +162,10 @@ struct Walk<'a, 's, S: Sink> {
     skipped: u8,
     action: u16,
     sink: &'s mut S,
+    /// How many times the repeated part has been played in this ply so far, and how many
+    /// times it was completed in the whole walk (a repetition that went on changes it).
+    reps: usize,
+    continued: u64,
 }
 
 impl<S: Sink> Walk<'_, '_, S> {
@@ -143,6 +173,10 @@ impl<S: Sink> Walk<'_, '_, S> {
     fn part(&mut self, action: &Action, p: usize) -> bool {
         if p == action.parts.len() {
             return self.sink.ply(self.action, &self.values, self.skipped);
+        }
+        if action.parts[p].repeat != Repeat::Once {
+            action.parts[p].clear_slots(&mut self.locals);
+            return self.repeat(action, p);
         }
         if action.parts[p].optional {
             action.parts[p].clear_slots(&mut self.locals);
@@ -154,6 +188,24 @@ impl<S: Sink> Walk<'_, '_, S> {
             }
         }
         self.choice(action, p, 0)
+    }
+
+    /// The repeated part `p` (the last), once more or not: with `may` the ply may end
+    /// here; with `must` it ends here only if the part cannot be played again.
+    fn repeat(&mut self, action: &Action, p: usize) -> bool {
+        let end = |w: &mut Self| w.sink.ply(w.action, &w.values, w.skipped);
+        if self.reps >= MOST_REPEATS {
+            return end(self);
+        }
+        let must = action.parts[p].repeat == Repeat::Must;
+        if !must && !end(self) {
+            return false;
+        }
+        let before = self.continued;
+        if !self.choice(action, p, 0) {
+            return false;
+        }
+        !must || self.continued != before || end(self)
     }
 
     /// Takes `e` for the choice bound to `slot` and goes on with choice `i + 1`.
@@ -171,7 +223,8 @@ impl<S: Sink> Walk<'_, '_, S> {
         let Some(choice) = part.choices.get(i) else {
             // The last part's effect changes nothing a ply's legality depends on unless a
             // check reads it: the ply is complete without playing it.
-            if p + 1 == action.parts.len() && part.check.is_none() {
+            let repeated = part.repeat != Repeat::Once;
+            if p + 1 == action.parts.len() && part.check.is_none() && !repeated {
                 return self.part(action, p + 1);
             }
             let mark = self.journal.mark();
@@ -193,7 +246,16 @@ impl<S: Sink> Walk<'_, '_, S> {
                 }
                 None => true,
             };
-            let go_on = !ok || self.part(action, p + 1);
+            let go_on = !ok
+                || if repeated {
+                    self.continued += 1;
+                    self.reps += 1;
+                    let go_on = self.repeat(action, p);
+                    self.reps -= 1;
+                    go_on
+                } else {
+                    self.part(action, p + 1)
+                };
             self.journal.rollback(self.state, mark);
             return go_on;
         };

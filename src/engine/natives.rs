@@ -102,6 +102,19 @@ pub static NATIVES: &[Native] = &[
         Value(|c, a| (a[0] >= 0 && c.state.is_alive(a[0] as u8)) as i64)
     ),
     native!(
+        "forward",
+        [Player],
+        Dir,
+        "The direction the player's seat calls forward (`forward` in `[[players]]`), or none.",
+        Value(|c, a| c
+            .game
+            .forward
+            .get(a[0].max(0) as usize)
+            .copied()
+            .filter(|_| a[0] >= 0)
+            .unwrap_or(NONE))
+    ),
+    native!(
         "next",
         [Player],
         Player,
@@ -328,6 +341,13 @@ pub static NATIVES: &[Native] = &[
         Set(ray)
     ),
     native!(
+        "leaps",
+        [Cell, Int, Int],
+        Cells,
+        "The cells a leaper reaches from a cell: `a` files and `b` ranks away, or `b` files and `a` ranks, every way round (a knight: `leaps(c, 1, 2)`), each once.",
+        Set(leaps)
+    ),
+    native!(
         "visible",
         [Cell],
         Cells,
@@ -480,6 +500,32 @@ fn directions(c: &Ctx, cell: i64, set: i64, out: &mut Elems) {
             out.push(d as i64);
         }
     }
+}
+
+fn leaps(c: &Ctx, a: &[i64], out: &mut Elems) {
+    let Some(&(file, rank)) = usize::try_from(a[0])
+        .ok()
+        .and_then(|x| c.game.board.coords.get(x))
+    else {
+        return;
+    };
+    let (p, q) = (a[1], a[2]);
+    for (df, dr) in [(p, q), (q, p)] {
+        for (sf, sr) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+            let (f, r) = (file as i64 + sf * df, rank as i64 + sr * dr);
+            if let Some(x) = c.game.board.at(f, r).map(i64::from)
+                && x != a[0]
+                && !out.contains(&x)
+            {
+                out.push(x);
+            }
+        }
+    }
+}
+
+/// The directions of a set, in direction order: what `d in orthogonal` ranges over.
+pub fn each_direction(_: &Ctx, a: &[i64], out: &mut Elems) {
+    out.extend((0..8).filter(|d| a[0] & (1 << d) != 0));
 }
 
 fn ray(c: &Ctx, a: &[i64], out: &mut Elems) {

@@ -35,6 +35,9 @@ pub enum Node {
     Has(Box<Node>, Box<Node>),
     /// `step(cell, dir)`: the cell linked that way, read from the board's table.
     Step(Box<Node>, Box<Node>),
+    /// A call of a function of the game file, expanded where it is called: the argument
+    /// is worked out into the local slot of its parameter, then the body.
+    Bind(u16, Box<Node>, Box<Node>),
     Me,
     Agg(Box<Aggregate>),
     /// A list literal; only ever iterated or compared.
@@ -58,6 +61,7 @@ impl Node {
                 a.reads_any(slots) || b.reads_any(slots)
             }
             Node::If(a, b, c) => a.reads_any(slots) || b.reads_any(slots) || c.reads_any(slots),
+            Node::Bind(_, value, body) => value.reads_any(slots) || body.reads_any(slots),
             Node::Call(_, args) | Node::List(args) => args.iter().any(|a| a.reads_any(slots)),
             Node::Agg(agg) => {
                 agg.domain.reads_any(slots)
@@ -219,6 +223,8 @@ pub enum Most {
     Links,
     /// At most the longer side of the board (a line of cells).
     Side,
+    /// At most eight (one per direction).
+    Eight,
 }
 
 impl Most {
@@ -228,6 +234,7 @@ impl Most {
             "all_players" => Most::Players,
             "adjacent" | "directions" | "visible" => Most::Links,
             "ray" => Most::Side,
+            "leaps" | "direction set" => Most::Eight,
             _ => Most::Cells,
         }
     }
@@ -286,14 +293,41 @@ pub enum NotationPiece {
     Value(u16, crate::lang::types::Type),
 }
 
+/// How a part repeats: a capture chain of any length as one ply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Repeat {
+    /// Played once.
+    Once,
+    /// Played zero or more times, each time again while it can be: the ply ends only
+    /// where the part has no legal continuation ("must continue if you can").
+    Must,
+    /// Played zero or more times, the ply ending after any of them.
+    May,
+}
+
+/// The most times a part repeats in one ply: a chain that could go on (a piece moving
+/// back and forth) stops there.
+pub const MOST_REPEATS: usize = 64;
+
+/// One way a part may be written: the template used when `when` holds (always, without
+/// one). A part's cases are tried in order.
+#[derive(Clone, Debug)]
+pub struct NotationCase {
+    pub when: Option<Node>,
+    pub pieces: Vec<NotationPiece>,
+}
+
 /// One part of an action: choices, an effect, a check after the effect, a notation.
 #[derive(Clone, Debug)]
 pub struct Part {
     pub choices: Vec<Choice>,
     pub effect: Vec<Op>,
     pub check: Option<Node>,
-    pub notation: Vec<NotationPiece>,
+    pub notation: Vec<NotationCase>,
     pub optional: bool,
+    /// Whether (and how) the part is played again after itself: only an action's last
+    /// part repeats, so a ply's values past the other parts are its repetitions'.
+    pub repeat: Repeat,
     /// The most cells whose stacks the effect can change (`None`: no bound, e.g. a push
     /// or a loop). Set by the optimiser; random draws bound later parts' collections with it.
     pub edits: Option<u32>,
@@ -386,14 +420,16 @@ pub struct Phase {
     pub when: Standalone,
 }
 
-/// What happens to a player who has no legal ply at the start of their turn.
+/// What happens to a player who has no legal ply at the start of their turn, when no
+/// `[[stuck]]` rule ends the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stuck {
     /// The player loses and takes no more turns; their pieces stay on the board (unlike
     /// the `eliminate` effect, which takes them off).
     Lose,
-    /// The turn passes silently; if every player in turn does so, the game is a draw.
-    Pass,
+    /// The turn passes silently; if every player in turn does so, the game ends: a draw,
+    /// or (`all_passed = "score"`) by the scores.
+    Pass { scored: bool },
 }
 
 /// The result an end rule declares.

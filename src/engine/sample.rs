@@ -37,7 +37,7 @@ use super::cellset::{self, WORDS};
 use super::eval::{cells_into, domain, eval, exec, with_cells};
 use super::game::{Game, Ply, Probe};
 use super::natives::{Ctx, Elems, Mut};
-use super::program::{Action, Choice, Domain, Frame, Most, Part, SetBound, frame};
+use super::program::{Action, Choice, Domain, Frame, Most, Part, Repeat, SetBound, frame};
 use super::state::{Journal, State};
 
 /// At most this many combinations are listed for a head; past that the head is the first
@@ -76,6 +76,9 @@ enum Head {
     Product { at: u32, len: u32 },
     /// Listed combinations, [`Numbered::entries`] `at..at + len`.
     Listed { at: u32, len: u32 },
+    /// Whole plies, [`Numbered::plies`] `at..at + len`: an action whose last part repeats
+    /// (a capture chain), whose plies are walked and listed.
+    Plies { at: u32 },
 }
 
 /// One listed combination of the head's choices.
@@ -125,6 +128,7 @@ struct Numbered {
     sets: Vec<u64>,
     elements: Vec<i64>,
     frames: Vec<i64>,
+    plies: Vec<Ply>,
 }
 
 thread_local! {
@@ -137,6 +141,7 @@ thread_local! {
             sets: Vec::new(),
             elements: Vec::new(),
             frames: Vec::new(),
+            plies: Vec::new(),
         },
         journal: Journal::recording(),
     });
@@ -221,7 +226,7 @@ impl Game {
             if let Drawn::Listed(ply) = drawn {
                 let action = &self.actions[ply.action as usize];
                 let mut locals = frame(action.frame);
-                self.replay(state, &ply, &mut locals);
+                self.replay(state, &ply, &mut locals, None);
             }
             plies += 1;
             if plies == limit {
@@ -295,10 +300,31 @@ impl Game {
         out.sets.clear();
         out.elements.clear();
         out.frames.clear();
+        out.plies.clear();
         let phase = self.current_phase(state);
         let me = state.to_move;
         for (index, action) in self.actions.iter().enumerate() {
             if action.fallback || (action.phase.is_some() && action.phase != phase) {
+                continue;
+            }
+            if action.parts.iter().any(|p| p.repeat != Repeat::Once) {
+                let at = out.plies.len();
+                self.walk_action(state, index, &mut out.plies);
+                let len = out.plies.len() - at;
+                if len > 0 {
+                    let frame_at = out.frames.len() as u32;
+                    out.plans.push(Plan {
+                        action: index as u16,
+                        head: Head::Plies { at: at as u32 },
+                        parts: action.parts.len() as u8,
+                        head_count: len as u64,
+                        tail: out.factors.len() as u32,
+                        frame: frame_at,
+                        settled: 0,
+                        size: len as u64,
+                    });
+                    out.frames.extend(std::iter::repeat_n(0, action.frame));
+                }
                 continue;
             }
             let c = Ctx {
@@ -499,6 +525,7 @@ impl Game {
                 Most::Players => self.players.len() as u64,
                 Most::Links => self.board.most_links() as u64,
                 Most::Side => self.board.files.max(self.board.ranks) as u64,
+                Most::Eight => 8,
             },
         }
     }
@@ -802,6 +829,9 @@ impl Trial<'_, '_> {
                     self.part(part, factors, s, head, plan.settled)?
                 }
             }
+            Head::Plies { at, .. } => {
+                return self.replay(action, &s.plies[(at as u64 + head) as usize]);
+            }
             Head::Listed { at, len } => {
                 let entries = &s.entries[at as usize..(at + len) as usize];
                 let e = entries.partition_point(|e| e.before <= head) - 1;
@@ -979,6 +1009,45 @@ impl Trial<'_, '_> {
             self.effect_and_check(part)?;
         }
         Ok(())
+    }
+
+    /// Plays a ply that was listed whole (its parts, and the last one as many times as it
+    /// has values); the parts it skipped.
+    fn replay(&mut self, action: &Action, ply: &Ply) -> Result<u8, Tried> {
+        let mut values = ply.values.iter();
+        for (p, part) in action.parts.iter().enumerate() {
+            if ply.skipped & (1 << p) != 0 || part.repeat != Repeat::Once {
+                part.clear_slots(self.locals);
+            }
+            if ply.skipped & (1 << p) != 0 {
+                continue;
+            }
+            while part.repeat == Repeat::Once || values.len() > 0 {
+                for choice in &part.choices {
+                    match choice {
+                        Choice::In { slot, .. } => {
+                            let e = values.next().copied().unwrap_or(super::state::NONE);
+                            self.locals[*slot as usize] = e;
+                            self.values.push(e);
+                        }
+                        Choice::Let(slot, node) => {
+                            let c = Ctx {
+                                game: self.game,
+                                state: self.state,
+                                me: self.me,
+                            };
+                            self.locals[*slot as usize] = eval(node, &c, self.locals);
+                        }
+                        Choice::Where(_) => {}
+                    }
+                }
+                self.effect_and_check(part)?;
+                if part.repeat == Repeat::Once {
+                    break;
+                }
+            }
+        }
+        Ok(ply.skipped)
     }
 
     /// Plays the part's effect, then its check; `Err` when the check fails.

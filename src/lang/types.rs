@@ -32,6 +32,21 @@ pub enum Type {
 }
 
 impl Type {
+    /// The type a parameter declaration names (`number`, `condition`, `cell`, `player`,
+    /// `kind`, `direction`, `directions`).
+    pub fn named(name: &str) -> Option<Type> {
+        Some(match name {
+            "number" => Type::Int,
+            "condition" => Type::Bool,
+            "cell" => Type::Cell,
+            "player" => Type::Player,
+            "kind" => Type::Kind,
+            "direction" => Type::Dir,
+            "directions" => Type::DirSet,
+            _ => return None,
+        })
+    }
+
     /// The element type of a collection type.
     pub fn element(self) -> Option<Type> {
         match self {

@@ -24,6 +24,8 @@ pub struct GameFile {
     #[serde(default)]
     pub vars: VarsSpec,
     #[serde(default)]
+    pub functions: BTreeMap<String, FunctionSpec>,
+    #[serde(default)]
     pub setup: Vec<SetupSpec>,
     #[serde(default)]
     pub phases: Vec<PhaseSpec>,
@@ -32,6 +34,10 @@ pub struct GameFile {
     pub actions: Vec<ActionSpec>,
     #[serde(default)]
     pub end: Vec<EndSpec>,
+    /// Rules for a player with no legal ply at the start of a turn (`me`), tried before
+    /// `[turns].stuck`: the same keys as `[[end]]`.
+    #[serde(default)]
+    pub stuck: Vec<EndSpec>,
     pub scoring: Option<ScoringSpec>,
     pub eval: Option<EvalSpec>,
 }
@@ -67,6 +73,8 @@ pub struct PlayerSpec {
     pub name: Spanned<String>,
     /// A condition over the parameters: whether this seat takes part (default: always).
     pub present: Option<Code>,
+    /// The direction this seat calls forward (`forward(player)` in expressions).
+    pub forward: Option<Spanned<String>>,
 }
 
 /// `[board]`: the grid, its shape and its links.
@@ -129,6 +137,20 @@ pub struct VarsSpec {
     pub turn: BTreeMap<String, Spanned<toml::Value>>,
 }
 
+/// `[functions.NAME]`: an expression with parameters that the file's other expressions
+/// call by name, like a built-in.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FunctionSpec {
+    /// `NAME: TYPE` for each parameter, in order (`"c: cell"`).
+    #[serde(default)]
+    pub params: Vec<Spanned<String>>,
+    /// The expression; its type is the function's result.
+    pub value: Code,
+    #[serde(default)]
+    pub doc: String,
+}
+
 /// `[[setup]]`: pieces on the board before the first ply.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -158,6 +180,9 @@ pub struct PhaseSpec {
 pub struct TurnSpec {
     pub plies: Option<Spanned<toml::Value>>,
     pub stuck: Option<Spanned<String>>,
+    /// With `stuck = "pass"`: how the game ends when every player passed in a row,
+    /// `"draw"` (the default) or `"score"`.
+    pub all_passed: Option<Spanned<String>>,
 }
 
 /// `[[actions]]`: something a player may do. Its first part is written inline (the same
@@ -173,10 +198,16 @@ pub struct ActionSpec {
     pub choose: Vec<Code>,
     pub effect: Option<Code>,
     pub check: Option<Code>,
-    pub notation: Code,
+    pub notation: NotationSpec,
     #[serde(default)]
     pub then: Vec<PartSpec>,
 }
+
+/// A part's `notation`: one template (a string), or a list of `{ when = COND, text =
+/// TEMPLATE }` tables, the first whose `when` holds giving the text (a case without `when`
+/// always holds), for a text that depends on the ply. Read as a plain value and checked
+/// by the compiler, which reports what is wrong with it where it is.
+pub type NotationSpec = Spanned<toml::Value>;
 
 /// `[[actions.then]]`: a further part of a compound ply.
 #[derive(Debug, Deserialize)]
@@ -184,11 +215,14 @@ pub struct ActionSpec {
 pub struct PartSpec {
     #[serde(default)]
     pub optional: bool,
+    /// `"must"` or `"may"`: the part is played again and again, as long as it can be
+    /// (must) or as long as the player wants (may); only the last part repeats.
+    pub repeat: Option<Spanned<String>>,
     #[serde(default)]
     pub choose: Vec<Code>,
     pub effect: Option<Code>,
     pub check: Option<Code>,
-    pub notation: Code,
+    pub notation: NotationSpec,
 }
 
 /// `[[end]]`: a rule that ends the game.

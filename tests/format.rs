@@ -1,0 +1,372 @@
+//! The format features that classic games need, each on a small hand-made game: functions,
+//! repeated parts (chains of any length as one ply), `[[stuck]]` rules and
+//! `all_passed`, notation cases, per-seat forward directions, leapers, direction sets as
+//! collections, named initial values of variables, and perft counted exactly.
+
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use rulebook::engine::game::Game;
+use rulebook::engine::state::State;
+use rulebook::{cli, compile, spec};
+
+fn game(text: &str) -> Game {
+    let source = spec::parse("test.toml", text.to_string()).unwrap_or_else(|d| panic!("{d}"));
+    compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"))
+}
+
+fn refused(text: &str) -> String {
+    match spec::parse("test.toml", text.to_string()).and_then(|s| compile::compile(&s, &[])) {
+        Ok(_) => panic!("the game should be refused"),
+        Err(d) => d.to_string(),
+    }
+}
+
+fn texts(g: &Game, state: &State) -> Vec<String> {
+    g.legal_with_notation(state)
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect()
+}
+
+fn play(g: &Game, s: &mut State, text: &str) {
+    let ply = g
+        .parse_ply(s, text)
+        .unwrap_or_else(|e| panic!("{text}: closest {:?}", e.closest));
+    g.play(s, &ply);
+}
+
+/// Two players on a board of `files` x `ranks` with one owned kind `man`; `rest` adds
+/// the rest of the file.
+fn board(files: u32, ranks: u32, rest: &str) -> String {
+    format!(
+        r#"
+[game]
+name = "small"
+
+[[players]]
+name = "a"
+forward = "e"
+
+[[players]]
+name = "b"
+forward = "w"
+
+[board]
+files = {files}
+ranks = {ranks}
+
+[pieces.man]
+owned = true
+symbol = {{ a = "A", b = "B" }}
+{rest}
+"#
+    )
+}
+
+/// A line of eight where `a` jumps `b`'s men, a chain repeated with `repeat`.
+fn chain(repeat: &str) -> String {
+    board(
+        8,
+        1,
+        &format!(
+            r#"
+[[setup]]
+put = "man"
+owner = "a"
+at = ["a1"]
+
+[[setup]]
+put = "man"
+owner = "b"
+at = ["b1", "d1", "f1"]
+
+[vars.turn]
+at = "cell"
+
+[functions.over]
+params = ["c: cell", "d: direction"]
+value = 'owner(step(c, d)) == next(me) && empty(step(step(c, d), d))'
+
+[[actions]]
+name = "jump"
+choose = ['from in cells where owner(from) == me', 'd in orthogonal', 'where over(from, d)', 'to = step(step(from, d), d)']
+effect = 'remove(step(from, d)); move(from, to); at = to'
+notation = '{{from}}x{{to}}'
+
+[[actions.then]]
+repeat = "{repeat}"
+choose = ['t in orthogonal', 'where over(at, t)', 'landing = step(step(at, t), t)']
+effect = 'remove(step(at, t)); move(at, landing); at = landing'
+notation = [{{ when = 'landing == g1', text = 'x{{landing}}!' }}, {{ text = 'x{{landing}}' }}]
+
+[[actions]]
+name = "step"
+choose = ['from in cells where owner(from) == me', 'to = step(from, forward(me))', 'where empty(to)']
+effect = 'move(from, to)'
+notation = '{{from}}-{{to}}'
+"#
+        ),
+    )
+}
+
+#[test]
+fn a_part_that_must_repeat_makes_the_whole_chain_one_ply() {
+    let g = game(&chain("must"));
+    let s = g.start();
+    // Three men in a row to jump: the chain goes to the end (no stopping half way, and
+    // no step while b1 is taken), and the last jump is written by the notation case that
+    // holds there.
+    assert_eq!(texts(&g, &s), ["a1xc1xe1xg1!"]);
+    let mut after = s.clone();
+    play(&g, &mut after, "a1xc1xe1xg1!");
+    assert!((0..8).all(|c| after.stack(c).iter().all(|p| p.owner == 0)));
+    // The drawn plies are the listed ones, with the same texts.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    for _ in 0..40 {
+        let ply = g.random_ply(&mut s.clone(), &mut rng).expect("a ply");
+        assert!(texts(&g, &s).contains(&g.notation(&s, &ply)));
+    }
+}
+
+#[test]
+fn a_part_that_may_repeat_lets_the_chain_stop_anywhere() {
+    let g = game(&chain("may"));
+    assert_eq!(texts(&g, &g.start()), ["a1xc1", "a1xc1xe1", "a1xc1xe1xg1!"]);
+}
+
+#[test]
+fn repeated_parts_are_checked_where_they_are_written() {
+    let last = chain("must").replace(
+        "[[actions]]\nname = \"step\"",
+        "[[actions.then]]\nnotation = ''\n\n[[actions]]\nname = \"step\"",
+    );
+    assert!(refused(&last).contains("only an action's last part may repeat"));
+    let optional = chain("must").replace("repeat = \"must\"", "repeat = \"must\"\noptional = true");
+    assert!(refused(&optional).contains("drop `optional`"));
+    let unknown = chain("often");
+    assert!(refused(&unknown).contains("unknown repeat `often`"));
+}
+
+#[test]
+fn functions_are_expanded_where_they_are_called_and_checked_in_their_body() {
+    let g = game(&board(
+        3,
+        3,
+        r#"
+[functions.mine]
+params = ["c: cell", "p: player"]
+value = 'owner(c) == p'
+
+[functions.free]
+params = ["c: cell"]
+value = 'empty(c) && !mine(c, next(me))'
+
+[functions.placed]
+value = 'count(c in cells where mine(c, me))'
+
+[[actions]]
+name = "place"
+choose = ['at in cells where free(at) && placed < 2']
+effect = 'place(at, man, me)'
+notation = '{at}'
+"#,
+    ));
+    let mut s = g.start();
+    assert_eq!(texts(&g, &s).len(), 9);
+    play(&g, &mut s, "b2");
+    play(&g, &mut s, "a1");
+    play(&g, &mut s, "c3");
+    // `a` has placed two: `placed < 2` reads `me` where it is called.
+    play(&g, &mut s, "a3");
+    assert!(texts(&g, &s).is_empty() || s.outcome.is_some());
+
+    let recursive = board(
+        3,
+        1,
+        r#"
+[functions.loop]
+params = ["c: cell"]
+value = 'loop(c)'
+
+[[actions]]
+name = "x"
+choose = ['at in cells where loop(at)']
+notation = '{at}'
+"#,
+    );
+    let msg = refused(&recursive);
+    assert!(msg.contains("a function cannot be recursive"), "{msg}");
+    assert!(
+        msg.contains("value = 'loop(c)'"),
+        "placed in the body: {msg}"
+    );
+
+    let unused_error = board(
+        3,
+        1,
+        r#"
+[functions.wrong]
+params = ["c: cell"]
+value = 'height(c) + empty(c)'
+
+[[actions]]
+name = "x"
+choose = ['at in cells']
+notation = '{at}'
+"#,
+    );
+    let msg = refused(&unused_error);
+    assert!(msg.contains("value = 'height(c) + empty(c)'"), "{msg}");
+
+    let bad_argument = board(
+        3,
+        1,
+        r#"
+[functions.high]
+params = ["c: cell"]
+value = 'height(c) > 1'
+
+[[actions]]
+name = "x"
+choose = ['at in cells where high(me)']
+notation = '{at}'
+"#,
+    );
+    let msg = refused(&bad_argument);
+    assert!(msg.contains("expected a cell, found a player"), "{msg}");
+
+    let clash = board(
+        3,
+        1,
+        r#"
+[functions.high]
+params = ["man: cell"]
+value = 'height(man) > 1'
+
+[[actions]]
+name = "x"
+choose = ['at in cells']
+notation = '{at}'
+"#,
+    );
+    assert!(refused(&clash).contains("`man` is already the name of something"));
+}
+
+#[test]
+fn stuck_rules_decide_before_the_stuck_setting_and_all_passed_can_score() {
+    // Nobody can ever move. Stuck rules: `a` stuck loses, anyone else stuck draws.
+    let frozen = |rules: &str| {
+        board(
+            2,
+            1,
+            &format!(
+                r#"
+[[setup]]
+put = "man"
+owner = "b"
+at = ["b1"]
+
+[[actions]]
+name = "never"
+choose = ['at in cells where false']
+notation = '{{at}}'
+{rules}
+"#
+            ),
+        )
+    };
+    let g = game(&frozen(
+        r#"
+[[stuck]]
+when = 'me == a'
+loser = 'me'
+"#,
+    ));
+    let outcome = g.start().outcome.expect("over before the first ply");
+    assert_eq!(outcome.winners, [1]);
+
+    let g = game(&frozen(
+        r#"
+[turns]
+stuck = "pass"
+all_passed = "score"
+
+[scoring]
+score = 'count(c in cells where owner(c) == me)'
+"#,
+    ));
+    assert_eq!(g.start().outcome.expect("both passed").winners, [1]);
+
+    let g = game(&frozen("[turns]\nstuck = \"pass\"\n"));
+    assert!(g.start().outcome.expect("a draw").winners.is_empty());
+
+    let msg = refused(&frozen("[turns]\nall_passed = \"score\"\n"));
+    assert!(msg.contains("needs `stuck = \"pass\"`"), "{msg}");
+}
+
+#[test]
+fn forward_leaps_direction_sets_and_named_initial_values() {
+    let g = game(&board(
+        5,
+        5,
+        r#"
+[vars.global]
+home = "cell c3"
+way = "direction ne"
+
+[[actions]]
+name = "knight"
+choose = ['to in leaps(home, 1, 2)']
+notation = 'N{to}'
+
+[[actions]]
+name = "look"
+choose = ['d in orthogonal', 'to = step(home, d)']
+notation = '{d}'
+
+[[actions]]
+name = "ahead"
+choose = ['to = step(home, forward(me))', 'where to != none', 'toward = way']
+notation = 'ahead {to} {toward}'
+"#,
+    ));
+    let s = g.start();
+    let all = texts(&g, &s);
+    let knights: Vec<&String> = all.iter().filter(|t| t.starts_with('N')).collect();
+    assert_eq!(
+        knights,
+        ["Na2", "Na4", "Nb1", "Nb5", "Nd1", "Nd5", "Ne2", "Ne4"]
+    );
+    for d in ["n", "e", "s", "w"] {
+        assert!(all.contains(&d.to_string()), "{d} in {all:?}");
+    }
+    assert!(!all.contains(&"ne".to_string()));
+    // `a` calls e forward.
+    assert!(all.contains(&"ahead d3 ne".to_string()));
+}
+
+#[test]
+fn perft_exact_counts_only_positions_at_the_depth() {
+    // The first to place two wins; every game ends at ply 3.
+    let g = game(&board(
+        3,
+        1,
+        r#"
+[[actions]]
+name = "place"
+choose = ['at in cells where empty(at)']
+effect = 'place(at, man, me)'
+notation = '{at}'
+
+[[end]]
+when = 'count(c in cells where owner(c) == me) == 2'
+winner = 'me'
+"#,
+    ));
+    let s = g.start();
+    assert_eq!(cli::perft(&g, &s, 3), 6);
+    assert_eq!(cli::perft_exact(&g, &s, 3), 6);
+    // Past the end, leaves still count once each, positions at the depth not at all.
+    assert_eq!(cli::perft(&g, &s, 4), 6);
+    assert_eq!(cli::perft_exact(&g, &s, 4), 0);
+}
