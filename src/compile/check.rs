@@ -250,6 +250,12 @@ impl<'a> Scope<'a> {
         if let Some(native) = natives::lookup(n).find(|x| x.params.is_empty()) {
             return match native.entry {
                 Entry::Value(_) if native.name == "me" => Ok((Node::Me, native.ret)),
+                Entry::Value(_) if native.name == "repetitions" => {
+                    Ok((Node::Repetitions, native.ret))
+                }
+                Entry::Value(_) if native.name == "board_repeated" => {
+                    Ok((Node::BoardRepeated, native.ret))
+                }
                 Entry::Value(f) => Ok((Node::Call(f, Box::new([])), native.ret)),
                 Entry::Set(_) => Err(LangError::new(
                     span,
@@ -754,6 +760,8 @@ fn specialise(name: &str, func: NativeFn, mut args: Vec<Node>) -> Node {
         ("empty", 1) => Node::Empty(Box::new(args.remove(0))),
         ("top", 1) => Node::Top(Box::new(args.remove(0))),
         ("height", 1) => Node::Height(Box::new(args.remove(0))),
+        ("file", 1) => Node::File(Box::new(args.remove(0))),
+        ("rank", 1) => Node::Rank(Box::new(args.remove(0))),
         ("pieces", 2) => {
             let (cell, kind) = (args.remove(0), args.remove(0));
             Node::Count(Box::new(cell), Box::new(kind))

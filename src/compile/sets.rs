@@ -14,7 +14,7 @@
 //! `!has(x, pawn)`) becomes a *stack test*: the position keeps the set of cells passing
 //! each test, updated whenever a stack changes, so the filter is one word read.
 
-use crate::engine::board::Board;
+use crate::engine::board::{Board, ORTHOGONAL};
 use crate::engine::eval::arith;
 use crate::engine::game::Game;
 use crate::engine::natives;
@@ -30,6 +30,7 @@ pub fn optimise(game: &mut Game) {
         keys: Vec::new(),
         board: &mut game.board,
         by_height: false,
+        history: false,
     };
     for action in &mut game.actions {
         for part in &mut action.parts {
@@ -82,7 +83,11 @@ pub fn optimise(game: &mut Game) {
     }
     let by_height = pass.by_height;
     let tests = StackTests(pass.tests.into());
-    game.initial.set_caches(tests, by_height);
+    let hashing = pass.history;
+    game.initial.set_caches(tests, by_height, hashing);
+    // The start is a position like the others for repetitions.
+    let before_first = (game.players.len() as u8).saturating_sub(1);
+    game.initial.record(before_first);
 }
 
 /// The stack tests found so far, each once, and the board (which keeps a table of
@@ -93,6 +98,9 @@ struct Pass<'b> {
     board: &'b mut Board,
     /// Whether some set reads cells by height.
     by_height: bool,
+    /// Whether some expression asks about earlier positions (`repetitions`,
+    /// `board_repeated`): then positions keep a hash and a history.
+    history: bool,
 }
 
 impl Pass<'_> {
@@ -133,13 +141,16 @@ impl Pass<'_> {
     fn visit(&mut self, node: &mut Node) {
         match node {
             Node::Const(_) | Node::Local(_) | Node::Var(_) | Node::Me => {}
+            Node::Repetitions | Node::BoardRepeated => self.history = true,
             Node::PlayerVar(_, x)
             | Node::Not(x)
             | Node::Neg(x)
             | Node::Owner(x)
             | Node::Empty(x)
             | Node::Top(x)
-            | Node::Height(x) => self.node(x),
+            | Node::Height(x)
+            | Node::File(x)
+            | Node::Rank(x) => self.node(x),
             Node::Binary(_, a, b) | Node::Count(a, b) | Node::Has(a, b) | Node::Step(a, b) => {
                 self.node(a);
                 self.node(b);
@@ -260,6 +271,14 @@ impl Pass<'_> {
         }
         let base = match domain {
             Domain::Cells(SetExpr::All) => SetExpr::All,
+            // A group has no order of its own: its cells in cell order, as a set.
+            Domain::Native(native, args) if native.name == "group" => {
+                let dirs = args
+                    .get(1)
+                    .cloned()
+                    .unwrap_or(Node::Const(ORTHOGONAL as i64));
+                SetExpr::Group(Box::new(args[0].clone()), Box::new(dirs))
+            }
             Domain::Native(native, args) if native.name == "ray" && !ordered => {
                 self.board.make_rays();
                 SetExpr::Ray(Box::new(args[0].clone()), Box::new(args[1].clone()))
@@ -342,7 +361,16 @@ impl Pass<'_> {
         if structural.as_ref().is_some_and(by_height) {
             self.by_height = true;
         }
-        structural.or_else(|| stack_only(node, x).then(|| SetExpr::Test(self.test(node, x))))
+        structural
+            .or_else(|| stack_only(node, x).then(|| SetExpr::Test(self.test(node, x))))
+            .or_else(|| {
+                geometric(node, x).then(|| {
+                    SetExpr::Mask(
+                        self.board
+                            .add_mask(|file, rank| geometry(node, file, rank) != 0),
+                    )
+                })
+            })
     }
 
     /// The index of the stack test `node` (with the cell bound to `x`), added if new.
@@ -453,14 +481,21 @@ fn substitute(node: &mut Node, slot: u16, value: &Node) {
     let sub = |n: &mut Node| substitute(n, slot, value);
     match node {
         Node::Local(s) if *s == slot => *node = value.clone(),
-        Node::Const(_) | Node::Local(_) | Node::Var(_) | Node::Me => {}
+        Node::Const(_)
+        | Node::Local(_)
+        | Node::Var(_)
+        | Node::Me
+        | Node::Repetitions
+        | Node::BoardRepeated => {}
         Node::PlayerVar(_, x)
         | Node::Not(x)
         | Node::Neg(x)
         | Node::Owner(x)
         | Node::Empty(x)
         | Node::Top(x)
-        | Node::Height(x) => sub(x),
+        | Node::Height(x)
+        | Node::File(x)
+        | Node::Rank(x) => sub(x),
         Node::Binary(_, a, b)
         | Node::Count(a, b)
         | Node::Has(a, b)
@@ -551,6 +586,42 @@ fn stack_only(node: &Node, x: u16) -> bool {
     }
 }
 
+/// Whether `node` reads nothing but constants and the coordinates of the cell bound to
+/// `x`: then the cells for which it holds are fixed by the board.
+fn geometric(node: &Node, x: u16) -> bool {
+    let is_x = |n: &Node| matches!(n, Node::Local(s) if *s == x);
+    match node {
+        Node::Const(_) => true,
+        Node::File(c) | Node::Rank(c) => is_x(c),
+        Node::Not(a) | Node::Neg(a) => geometric(a, x),
+        Node::Binary(_, a, b) => geometric(a, x) && geometric(b, x),
+        Node::If(a, b, c) => geometric(a, x) && geometric(b, x) && geometric(c, x),
+        _ => false,
+    }
+}
+
+/// The value of a [`geometric`] node for the cell at (`file`, `rank`) (its cell is the
+/// only one it reads).
+fn geometry(node: &Node, file: u8, rank: u8) -> i64 {
+    let g = |n: &Node| geometry(n, file, rank);
+    match node {
+        Node::Const(v) => *v,
+        Node::File(_) => file as i64,
+        Node::Rank(_) => rank as i64,
+        Node::Not(a) => (g(a) == 0) as i64,
+        Node::Neg(a) => g(a).wrapping_neg(),
+        Node::Binary(op, a, b) => arith(*op, g(a), g(b)),
+        Node::If(a, b, c) => {
+            if g(a) != 0 {
+                g(b)
+            } else {
+                g(c)
+            }
+        }
+        other => unreachable!("not geometric: {other:?}"),
+    }
+}
+
 /// A stack test with its cell in slot 0, so that equal tests written with different
 /// names are kept once.
 fn rename(node: &Node, x: u16) -> Node {
@@ -562,6 +633,8 @@ fn rename(node: &Node, x: u16) -> Node {
         Node::Owner(c) => Node::Owner(r(c)),
         Node::Empty(c) => Node::Empty(r(c)),
         Node::Count(c, k) => Node::Count(r(c), r(k)),
+        Node::File(c) => Node::File(r(c)),
+        Node::Rank(c) => Node::Rank(r(c)),
         Node::Has(c, k) => Node::Has(r(c), r(k)),
         Node::Not(a) => Node::Not(r(a)),
         Node::Neg(a) => Node::Neg(r(a)),

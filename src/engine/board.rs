@@ -73,6 +73,8 @@ pub struct Board {
     /// Per direction set a game's filters use: that set, and per cell the words of the
     /// cells linked to it through those directions.
     neighbours: Vec<(u8, Vec<u64>)>,
+    /// Sets of cells fixed by the board alone (see [`Board::add_mask`]), `words` each.
+    masks: Vec<u64>,
     /// Per cell and direction, the words of the cells its ray meets (see [`Board::ray`]);
     /// worked out only for games whose filters use rays.
     rays: Vec<u64>,
@@ -112,6 +114,7 @@ impl Board {
             jumps: false,
             all: cellset::below(coords_len, words),
             neighbours: Vec::new(),
+            masks: Vec::new(),
             rays: Vec::new(),
         }
     }
@@ -256,6 +259,30 @@ impl Board {
     pub fn neighbours(&self, table: u16, cell: CellId) -> &[u64] {
         let w = self.words;
         &self.neighbours[table as usize].1[cell as usize * w..(cell as usize + 1) * w]
+    }
+
+    /// Keeps the cells for which `holds(file, rank)` as a mask and returns its number (the
+    /// same number for the same cells).
+    pub fn add_mask(&mut self, mut holds: impl FnMut(u8, u8) -> bool) -> u16 {
+        let mut set = vec![0u64; self.words];
+        for (cell, &(file, rank)) in self.coords.iter().enumerate() {
+            if holds(file, rank) {
+                cellset::insert(&mut set, cell);
+            }
+        }
+        let w = self.words;
+        if let Some(i) = self.masks.chunks(w).position(|m| *m == set[..]) {
+            return i as u16;
+        }
+        self.masks.extend_from_slice(&set);
+        (self.masks.len() / w - 1) as u16
+    }
+
+    /// The mask number `i` (see [`Board::add_mask`]).
+    #[inline]
+    pub fn mask(&self, i: u16) -> &[u64] {
+        let w = self.words;
+        &self.masks[i as usize * w..(i as usize + 1) * w]
     }
 
     /// Works out the ray masks [`Board::ray`] reads. Called once the links are final.

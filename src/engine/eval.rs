@@ -87,7 +87,17 @@ fn eval_node(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
             (cell >= 0 && c.state.top_code(cell as CellId) == EMPTY_TOP) as i64
         }
         Node::Count(x, k) => count_kind(c, eval(x, c, locals), eval(k, c, locals)),
+        Node::Repetitions => c.state.repetitions(c.me),
+        Node::BoardRepeated => c.state.board_repeated() as i64,
         Node::Step(x, d) => super::natives::step(c, eval(x, c, locals), eval(d, c, locals)),
+        Node::File(x) => match eval(x, c, locals) {
+            x if x >= 0 => c.game.board.coords[x as usize].0 as i64,
+            _ => 0,
+        },
+        Node::Rank(x) => match eval(x, c, locals) {
+            x if x >= 0 => c.game.board.coords[x as usize].1 as i64,
+            _ => 0,
+        },
         Node::Bind(slot, value, body) => {
             locals[*slot as usize] = eval(value, c, locals);
             eval(body, c, locals)
@@ -454,6 +464,7 @@ fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W] 
             _ => minus(words(board.all()), state.occupied()),
         },
         SetExpr::Test(t) => words(state.passing(*t)),
+        SetExpr::Mask(m) => words(board.mask(*m)),
         SetExpr::Holding(k) => words(state.holding(*k)),
         SetExpr::HeightIs(h) => {
             let h = eval(h, c, locals);
@@ -484,6 +495,12 @@ fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W] 
             x if x >= 0 => words(board.neighbours(*table, x as CellId)),
             _ => [0; W],
         },
+        SetExpr::Group(x, dirs) => {
+            let mut set = [0u64; WORDS];
+            let (cell, dirs) = (eval(x, c, locals), eval(dirs, c, locals));
+            super::hooks::groups::group_cells(c, cell, dirs, &mut set);
+            words(&set[..W])
+        }
         SetExpr::Ray(x, d) => match (eval(x, c, locals), eval(d, c, locals)) {
             (x, d) if x >= 0 && (0..8).contains(&d) => words(board.ray(x as CellId, d as usize)),
             _ => [0; W],

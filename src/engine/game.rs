@@ -263,6 +263,7 @@ impl Game {
         if self.last_standing(state) {
             return;
         }
+        state.record(me);
         if self.max_plies.is_some_and(|cap| state.plies >= cap) {
             state.outcome = Some(Outcome {
                 winners: Vec::new(),

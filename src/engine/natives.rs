@@ -95,6 +95,20 @@ pub static NATIVES: &[Native] = &[
         Value(|c, _| c.state.plies as i64)
     ),
     native!(
+        "repetitions",
+        [],
+        Int,
+        "How many times the position (board, variables and who just played, as `me` leaves it) occurred before, from the start; 0 the first time. In end rules: the position the ply just made.",
+        Value(|c, _| c.state.repetitions(c.me))
+    ),
+    native!(
+        "board_repeated",
+        [],
+        Bool,
+        "Whether the board (the stacks alone) is one that occurred after an earlier ply or at the start: in a check, the board the ply makes (positional superko).",
+        Value(|c, _| c.state.board_repeated() as i64)
+    ),
+    native!(
         "alive",
         [Player],
         Bool,
@@ -284,6 +298,27 @@ pub static NATIVES: &[Native] = &[
         Value(|c, a| groups::group_count(c, a[0], a[1]))
     ),
     native!(
+        "liberties",
+        [Cell],
+        Int,
+        "Hook: how many empty cells are orthogonally linked to the group of a cell (0 for an empty cell).",
+        Value(|c, a| groups::liberties(c, a[0], super::board::ORTHOGONAL as i64))
+    ),
+    native!(
+        "liberties",
+        [Cell, DirSet],
+        Int,
+        "Hook: as above, through the given directions.",
+        Value(|c, a| groups::liberties(c, a[0], a[1]))
+    ),
+    native!(
+        "run",
+        [Cell, Dir],
+        Int,
+        "Hook: how many cells in a row from a cell (itself excluded) in a direction have a top piece of the same kind and owner as its own.",
+        Value(|c, a| groups::run(c, a[0], a[1]))
+    ),
+    native!(
         "first_seen",
         [Cell, Dir],
         Cell,
@@ -339,6 +374,20 @@ pub static NATIVES: &[Native] = &[
         Cells,
         "The cells met going from a cell in a direction, nearest first, the cell itself excluded.",
         Set(ray)
+    ),
+    native!(
+        "group",
+        [Cell],
+        Cells,
+        "Hook: the cells of the group of a cell (connected orthogonally, same kind and owner on top), in cell order; none for an empty cell.",
+        Set(|c, a, out| group(c, a[0], super::board::ORTHOGONAL as i64, out))
+    ),
+    native!(
+        "group",
+        [Cell, DirSet],
+        Cells,
+        "Hook: as above, connected through the given directions.",
+        Set(|c, a, out| group(c, a[0], a[1], out))
     ),
     native!(
         "leaps",
@@ -500,6 +549,12 @@ fn directions(c: &Ctx, cell: i64, set: i64, out: &mut Elems) {
             out.push(d as i64);
         }
     }
+}
+
+fn group(c: &Ctx, cell: i64, dirs: i64, out: &mut Elems) {
+    let mut set = [0u64; super::cellset::WORDS];
+    groups::group_cells(c, cell, dirs, &mut set);
+    out.extend(super::cellset::Members::of(&set[..c.state.words()]).map(|x| x as i64));
 }
 
 fn leaps(c: &Ctx, a: &[i64], out: &mut Elems) {

@@ -35,10 +35,17 @@ pub enum Node {
     Has(Box<Node>, Box<Node>),
     /// `step(cell, dir)`: the cell linked that way, read from the board's table.
     Step(Box<Node>, Box<Node>),
+    /// `file(cell)` and `rank(cell)`, from 1 (0 for none).
+    File(Box<Node>),
+    Rank(Box<Node>),
     /// A call of a function of the game file, expanded where it is called: the argument
     /// is worked out into the local slot of its parameter, then the body.
     Bind(u16, Box<Node>, Box<Node>),
     Me,
+    /// `repetitions()` and `board_repeated()`: questions about earlier positions, read
+    /// from the position's history (which a game keeps only when it asks them).
+    Repetitions,
+    BoardRepeated,
     Agg(Box<Aggregate>),
     /// A list literal; only ever iterated or compared.
     List(Box<[Node]>),
@@ -48,7 +55,9 @@ impl Node {
     /// Whether evaluating this expression may read one of the local `slots`.
     pub fn reads_any(&self, slots: &[u16]) -> bool {
         match self {
-            Node::Const(_) | Node::Var(_) | Node::Me => false,
+            Node::Const(_) | Node::Var(_) | Node::Me | Node::Repetitions | Node::BoardRepeated => {
+                false
+            }
             Node::Local(i) => slots.contains(i),
             Node::PlayerVar(_, x)
             | Node::Not(x)
@@ -56,7 +65,9 @@ impl Node {
             | Node::Owner(x)
             | Node::Empty(x)
             | Node::Top(x)
-            | Node::Height(x) => x.reads_any(slots),
+            | Node::Height(x)
+            | Node::File(x)
+            | Node::Rank(x) => x.reads_any(slots),
             Node::Binary(_, a, b) | Node::Count(a, b) | Node::Has(a, b) | Node::Step(a, b) => {
                 a.reads_any(slots) || b.reads_any(slots)
             }
@@ -90,6 +101,7 @@ impl SetExpr {
             | SetExpr::Empty
             | SetExpr::Occupied
             | SetExpr::Test(_)
+            | SetExpr::Mask(_)
             | SetExpr::Holding(_) => false,
             SetExpr::OwnedBy(n)
             | SetExpr::TopKind(n)
@@ -98,7 +110,7 @@ impl SetExpr {
             | SetExpr::HeightIs(n) => n.reads_any(slots),
             SetExpr::Adjacent(a, b) => a.reads_any(slots) || b.reads_any(slots),
             SetExpr::Neighbours(a, _) => a.reads_any(slots),
-            SetExpr::Ray(a, b) => a.reads_any(slots) || b.reads_any(slots),
+            SetExpr::Ray(a, b) | SetExpr::Group(a, b) => a.reads_any(slots) || b.reads_any(slots),
             SetExpr::Conj(terms) => terms.iter().any(|(_, t)| t.reads_any(slots)),
             SetExpr::Or(a, b) => a.reads_any(slots) || b.reads_any(slots),
         }
@@ -113,6 +125,7 @@ impl SetExpr {
             | SetExpr::Empty
             | SetExpr::Occupied
             | SetExpr::Test(_)
+            | SetExpr::Mask(_)
             | SetExpr::Holding(_) => true,
             SetExpr::OwnedBy(n)
             | SetExpr::TopKind(n)
@@ -120,7 +133,7 @@ impl SetExpr {
             | SetExpr::HeightIs(n) => n.is_fixed(),
             SetExpr::Adjacent(a, b) => a.is_fixed() && b.is_fixed(),
             SetExpr::Neighbours(a, _) => a.is_fixed(),
-            SetExpr::Ray(a, b) => a.is_fixed() && b.is_fixed(),
+            SetExpr::Ray(a, b) | SetExpr::Group(a, b) => a.is_fixed() && b.is_fixed(),
             // A condition on variables may change with the effects of a part.
             SetExpr::When(_) => false,
             SetExpr::Conj(terms) => terms.iter().all(|(_, t)| t.reads_position_only()),
@@ -201,6 +214,11 @@ pub enum SetExpr {
     /// `adjacent(cell, D)` for a constant direction set: the board's precomputed
     /// neighbour masks number `table` (see `Board::neighbour_table`).
     Neighbours(Box<Node>, u16),
+    /// A set of cells fixed by the board alone (a condition on `file(x)` and `rank(x)`):
+    /// the board's precomputed mask number `i` (see `Board::mask`).
+    Mask(u16),
+    /// `group(cell, dirs)`: the cells of a cell's group (see `hooks::groups`).
+    Group(Box<Node>, Box<Node>),
     /// `ray(cell, dir)`: the cells met going from a cell in a direction (see
     /// `Board::ray`); [`Aggregate::along`] keeps their order for `first` and `last`.
     Ray(Box<Node>, Box<Node>),

@@ -133,6 +133,13 @@ pub struct State {
     by_height: bool,
     heights: Vec<u16>,
     height_sets: Vec<u64>,
+    /// Whether the position keeps a hash of its board (a game whose rules ask whether a
+    /// position occurred before): per cell the hash of its stack, their combination, and
+    /// per ply played the board's hash and the whole position's (see [`State::record`]).
+    hashing: bool,
+    cell_hashes: Vec<u64>,
+    board_hash: u64,
+    history: Vec<(u64, u64)>,
     /// 64-bit words in a set of this board's cells.
     words: u16,
     /// Global variables, then player variables (grouped by variable, one slot per player),
@@ -185,6 +192,8 @@ impl Clone for State {
             present: Vec::new(),
             heights: Vec::new(),
             height_sets: Vec::new(),
+            cell_hashes: Vec::new(),
+            history: Vec::new(),
             tests: self.tests.clone(),
             vars: Vec::new(),
             outcome: None,
@@ -210,6 +219,10 @@ impl Clone for State {
             by_height,
             heights,
             height_sets,
+            hashing,
+            cell_hashes,
+            board_hash,
+            history,
             words,
             vars,
             to_move,
@@ -235,6 +248,9 @@ impl Clone for State {
         self.by_height = *by_height;
         self.heights.clone_from(heights);
         self.height_sets.clone_from(height_sets);
+        (self.hashing, self.board_hash) = (*hashing, *board_hash);
+        self.cell_hashes.clone_from(cell_hashes);
+        self.history.clone_from(history);
         (self.to_move, self.turn, self.ply_in_turn) = (*to_move, *turn, *ply_in_turn);
         (self.plies, self.alive, self.silent_passes) = (*plies, *alive, *silent_passes);
         self.turn_over = *turn_over;
@@ -266,6 +282,10 @@ impl State {
             by_height: false,
             heights: Vec::new(),
             height_sets: Vec::new(),
+            hashing: false,
+            cell_hashes: Vec::new(),
+            board_hash: 0,
+            history: Vec::new(),
             words: words as u16,
             stacks,
             vars,
@@ -288,9 +308,10 @@ impl State {
 
     /// Sets the game's stack tests (see [`State`]) and whether to keep cells by height,
     /// and works out their sets.
-    pub fn set_caches(&mut self, tests: StackTests, by_height: bool) {
+    pub fn set_caches(&mut self, tests: StackTests, by_height: bool, hashing: bool) {
         self.tests = tests;
         self.by_height = by_height;
+        self.hashing = hashing;
         self.rebuild();
     }
 
@@ -305,6 +326,11 @@ impl State {
         if self.by_height {
             self.heights = vec![0; self.stacks.len()];
             self.height_sets = cellset::below(self.stacks.len(), self.words as usize);
+        }
+        self.board_hash = 0;
+        self.cell_hashes.clear();
+        if self.hashing {
+            self.cell_hashes = vec![0; self.stacks.len()];
         }
         for cell in 0..self.stacks.len() {
             self.refresh(cell);
@@ -521,6 +547,11 @@ impl State {
         let (word, bit) = (cell / 64, 1u64 << (cell % 64));
         let first_test = self.tests_at();
         let stack = &self.stacks[cell];
+        if self.hashing {
+            let new = stack_hash(cell, stack);
+            self.board_hash ^= self.cell_hashes[cell] ^ new;
+            self.cell_hashes[cell] = new;
+        }
         for (i, test) in self.tests.0.iter().enumerate() {
             let slot = &mut self.sets[(first_test + i) * w + word];
             if stack_value(test, stack) != 0 {
@@ -580,11 +611,60 @@ impl State {
         }
     }
 
+    /// The hash of the whole position as `mover` leaves it: the board, the variables
+    /// and who just played (0 when the position keeps no hash).
+    pub fn position_hash(&self, mover: u8) -> u64 {
+        if !self.hashing {
+            return 0;
+        }
+        let vars = self.vars.iter().enumerate().fold(0u64, |h, (i, &v)| {
+            h ^ mix((1 << 62) | (i as u64) << 40, v as u64)
+        });
+        self.board_hash ^ vars ^ mix(1 << 63, mover as u64)
+    }
+
+    /// Remembers the position `mover` just left (after every ply, and for the start),
+    /// for [`State::repetitions`] and [`State::board_repeated`].
+    pub fn record(&mut self, mover: u8) {
+        if self.hashing {
+            let entry = (self.board_hash, self.position_hash(mover));
+            self.history.push(entry);
+        }
+    }
+
+    /// How many times the position as `mover` leaves it occurred before (as recorded).
+    pub fn repetitions(&self, mover: u8) -> i64 {
+        let now = self.position_hash(mover);
+        self.history.iter().filter(|(_, h)| *h == now).count() as i64
+    }
+
+    /// Whether the board (the stacks alone) is one recorded before.
+    pub fn board_repeated(&self) -> bool {
+        self.hashing && self.history.iter().any(|(b, _)| *b == self.board_hash)
+    }
+
     /// Whether player `p` is still in the game.
     #[inline]
     pub fn is_alive(&self, p: u8) -> bool {
         self.alive & (1 << p) != 0
     }
+}
+
+/// Mixes two numbers into a well-spread 64-bit hash (the splitmix64 finaliser): the key
+/// of one piece at one height of one cell, of one variable's value, of the mover.
+fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The hash of one cell's stack: a key per piece by height, kind and owner.
+fn stack_hash(cell: usize, stack: &[Piece]) -> u64 {
+    stack.iter().enumerate().fold(0, |h, (i, p)| {
+        let key = (cell as u64) << 32 | (i as u64) << 16 | (p.kind as u64) << 8 | p.owner as u64;
+        h ^ mix(key, 0x5EED)
+    })
 }
 
 /// The value of a stack test (a condition on one cell's stack, its cell in slot 0) for

@@ -36,6 +36,71 @@ pub fn group_size(c: &Ctx, cell: i64, dirs: i64) -> i64 {
     })
 }
 
+/// Writes to `out` the cells of the group containing `cell` (nothing for an empty cell or
+/// none): the `group(cell)` collection.
+pub fn group_cells(c: &Ctx, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
+    if cell < 0 {
+        return;
+    }
+    let code = c.state.top_code(cell as CellId);
+    if code == EMPTY_TOP {
+        return;
+    }
+    let like = c.state.cells_topped_by(code);
+    if let [like] = like
+        && c.game.board.is_rectangle()
+    {
+        out[0] = grow_in_one_word(&c.game.board, *like, cell as usize, dirs as u8);
+        return;
+    }
+    by_words(&c.game.board, like.len(), |grow| {
+        grow(&c.game.board, like, cell as usize, dirs as u8, out)
+    });
+}
+
+/// The number of empty cells linked through `dirs` to the group containing `cell` (0 for
+/// an empty cell): a group's liberties.
+pub fn liberties(c: &Ctx, cell: i64, dirs: i64) -> i64 {
+    let mut group = [0u64; MAX_WORDS];
+    group_cells(c, cell, dirs, &mut group);
+    let words = c.state.words();
+    let mut around = [0u64; MAX_WORDS];
+    let mut left = group;
+    while let Some(member) = first_member(&left[..words]) {
+        left[member / 64] &= !(1 << (member % 64));
+        c.game
+            .board
+            .add_adjacent(member as CellId, dirs as u8, &mut around[..words]);
+    }
+    let occupied = c.state.occupied();
+    (0..words)
+        .map(|i| (around[i] & !group[i] & !occupied[i]).count_ones() as i64)
+        .sum()
+}
+
+/// How many cells in a row, going from `cell` (itself excluded) in direction `dir`, have a
+/// top piece of the same kind and owner as `cell`'s: a line's length is `1 + run(c, d) +
+/// run(c, opposite(d))`.
+pub fn run(c: &Ctx, cell: i64, dir: i64) -> i64 {
+    if cell < 0 || !(0..8).contains(&dir) {
+        return 0;
+    }
+    let code = c.state.top_code(cell as CellId);
+    if code == EMPTY_TOP {
+        return 0;
+    }
+    let mut n = 0;
+    let mut at = cell as CellId;
+    while let Some(next) = c.game.board.step(at, dir as usize) {
+        if c.state.top_code(next) != code || n >= c.game.board.len() as i64 {
+            break;
+        }
+        n += 1;
+        at = next;
+    }
+    n
+}
+
 /// The number of groups formed by the pieces on top that `player` owns.
 pub fn group_count(c: &Ctx, player: i64, dirs: i64) -> i64 {
     if !(0..c.game.players.len().min(NEUTRAL as usize) as i64).contains(&player) {
