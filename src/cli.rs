@@ -16,6 +16,7 @@ use crate::bots::{self, Bot};
 use crate::compile;
 use crate::engine::game::{Game, IllegalPly};
 use crate::engine::state::State;
+use crate::record::diagram;
 use crate::record::file::write_atomic;
 use crate::record::trace;
 use crate::record::transcript::Transcript;
@@ -43,6 +44,11 @@ struct GameArgs {
     /// Sets a parameter declared by the game file (repeatable), e.g. --param size=6.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
+    /// Starts from this position instead of the game's start: a board diagram (ranks top
+    /// first, `/` between lines, `NAME = VALUE` for the player to move and variables), or
+    /// @FILE to read one from a file. See docs/game-format.md, "Starting positions".
+    #[arg(long, value_name = "DIAGRAM|@FILE")]
+    position: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -216,13 +222,40 @@ fn parse_params(raw: &[String]) -> Result<Vec<(String, String)>, Failure> {
 pub fn load_game(args: &GameArgsRef) -> Result<Game, Failure> {
     let source = spec::load(args.game).map_err(|d| Failure(d.to_string()))?;
     let params = parse_params(args.params)?;
-    compile::compile(&source, &params).map_err(|d| Failure(d.to_string()))
+    let mut game = compile::compile(&source, &params).map_err(|d| Failure(d.to_string()))?;
+    if let Some(position) = args.position {
+        let (text, from) = match position.strip_prefix('@') {
+            Some(path) => (
+                read_limited(path).map_err(|e| Failure(format!("--position {position}: {e}")))?,
+                path.to_string(),
+            ),
+            None => (position.to_string(), "--position".to_string()),
+        };
+        game.initial = diagram::read(&game, &text).map_err(|e| Failure(format!("{from}: {e}")))?;
+        game.start_position = Some(diagram::one_line(&text));
+    }
+    Ok(game)
 }
 
-/// The game file and `--param` values of a command.
+/// The text of a file of at most a megabyte (a position, not a stream).
+fn read_limited(path: &str) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut text = String::new();
+    file.take(1 << 20)
+        .read_to_string(&mut text)
+        .map_err(|e| e.to_string())?;
+    if text.len() >= 1 << 20 {
+        return Err("larger than a megabyte: not a position".into());
+    }
+    Ok(text)
+}
+
+/// The game file, `--param` values and starting position of a command.
 pub struct GameArgsRef<'a> {
     pub game: &'a str,
     pub params: &'a [String],
+    pub position: Option<&'a str>,
 }
 
 impl GameArgs {
@@ -230,6 +263,7 @@ impl GameArgs {
         GameArgsRef {
             game: &self.game,
             params: &self.params,
+            position: self.position.as_deref(),
         }
     }
 }
@@ -683,6 +717,7 @@ pub fn replay(path: &str, board: bool, out: &mut impl Write) -> Result<(), Failu
     let game = load_game(&GameArgsRef {
         game: &t.file,
         params: &params,
+        position: t.position.as_deref(),
     })
     .map_err(|e| Failure(format!("{path}: the game file `{}`: {}", t.file, e.0)))?;
     let mut shown = String::new();

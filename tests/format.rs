@@ -509,3 +509,66 @@ notation = '{c}:{east}/{west}'
         ["a1:2/0", "b1:1/1", "c1:0/2", "e1:0/0"]
     );
 }
+
+#[test]
+fn a_diagram_gives_the_position_it_draws() {
+    let g = crate::common::game("staqs", &[]);
+    let mut played = g.start();
+    for ply in ["c3", "c4"] {
+        play(&g, &mut played, ply);
+    }
+    let text = "o o o o o / o o o+W o o / o o o+B o o / o o o o o / o o o o o \
+                / to_move = blue / turn = 3 / plies = 2 / supply(blue) = 3 / supply(white) = 3";
+    let read = rulebook::record::diagram::read(&g, text).expect("a valid diagram");
+    // The same position but for when the pieces moved, which a diagram does not say.
+    let pieces = |s: &State| -> Vec<Vec<(u8, u8)>> {
+        s.stacks()
+            .iter()
+            .map(|st| st.iter().map(|p| (p.kind, p.owner)).collect())
+            .collect()
+    };
+    assert_eq!(pieces(&read), pieces(&played));
+    assert_eq!(
+        (read.vars.clone(), read.to_move, read.turn, read.plies),
+        (
+            played.vars.clone(),
+            played.to_move,
+            played.turn,
+            played.plies
+        )
+    );
+    assert_eq!(cli::perft(&g, &read, 2), cli::perft(&g, &played, 2));
+
+    // Splut!'s diamond: ranks list only their cells; symbols of two letters.
+    let splut = crate::common::game("splut", &[]);
+    let rows = [
+        "R",
+        ". Sn Dn",
+        ". . Tn . .",
+        ". . . . . . .",
+        "R . . . . . . . R",
+        ". . . . . . .",
+        ". . . . .",
+        "Ss Ds Ts",
+        "R",
+    ];
+    let diamond = rulebook::record::diagram::read(&splut, &rows.join(" / ")).expect("valid");
+    assert_eq!(diamond.stack(splut.board.find("d8").unwrap()).len(), 0);
+    assert_eq!(
+        texts(&splut, &diamond).len(),
+        texts(&splut, &splut.start()).len()
+    );
+}
+
+#[test]
+fn a_wrong_diagram_names_its_line() {
+    let g = crate::common::game("staqs", &[]);
+    let read = |text: &str| rulebook::record::diagram::read(&g, text).expect_err("refused");
+    assert!(read("o o o").contains("1 rank of cells, the board 5"));
+    let five = "o o o o o / o o o o o / o o o o o / o o o o o";
+    assert!(read(&format!("{five} / o o Q o o")).contains("line 5: no piece is drawn `Q`"));
+    assert!(read(&format!("{five} / o o o o")).contains("line 5: 4 tokens for a rank of 5"));
+    assert!(read(&format!("{five} / o o o o o / colour = blue")).contains("line 6: `colour`"));
+    assert!(read(&format!("{five} / o o o o o / to_move = green")).contains("not a player"));
+    assert!(read(&format!("{five} / o o o o o / supply = 3")).contains("per player"));
+}

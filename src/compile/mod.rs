@@ -14,7 +14,7 @@ use smallvec::SmallVec;
 use toml::Spanned;
 
 use crate::engine::board::{self, Board, DIRECTION_SETS, DIRECTIONS, MAX_SIDE};
-use crate::engine::game::{Game, KindInfo, ParamValue};
+use crate::engine::game::{Game, KindInfo, ParamValue, VarInfo};
 use crate::engine::natives;
 use crate::engine::program::{
     Action, Choice, EndResult, EndRule, Node, NotationCase, NotationPiece, Part, Phase, Repeat,
@@ -353,6 +353,25 @@ impl Compiler<'_> {
             vars.push(init);
         }
         let turn_inits = vars[turn_first..].to_vec();
+        let var_info = names
+            .map
+            .iter()
+            .filter_map(|(name, named)| match named {
+                Named::Var(slot, ty) => Some(VarInfo {
+                    name: name.clone(),
+                    slot: *slot,
+                    per_player: false,
+                    ty: *ty,
+                }),
+                Named::PlayerVar(slot, ty) => Some(VarInfo {
+                    name: name.clone(),
+                    slot: *slot,
+                    per_player: true,
+                    ty: *ty,
+                }),
+                _ => None,
+            })
+            .collect();
         self.functions(&mut names)?;
 
         let stacks = self.setup(&board, &kinds, &players, &params)?;
@@ -428,8 +447,10 @@ impl Compiler<'_> {
             score,
             eval,
             max_plies,
+            vars: var_info,
             turn_vars: (turn_first, turn_inits),
             initial,
+            start_position: None,
         };
         sets::optimise(&mut game);
         // The first player is subject to the stuck rule like any other.

@@ -23,6 +23,15 @@ pub struct KindInfo {
     pub symbols: Vec<String>,
 }
 
+/// A variable of the game file.
+#[derive(Clone, Debug)]
+pub struct VarInfo {
+    pub name: String,
+    pub slot: u16,
+    pub per_player: bool,
+    pub ty: Type,
+}
+
 /// A declared parameter and the value this game was compiled with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParamValue {
@@ -74,10 +83,16 @@ pub struct Game {
     pub eval: Option<Standalone>,
     /// A ply cap declared by the file (an interpreter setting, not a rule).
     pub max_plies: Option<u32>,
+    /// Every variable by name: its first slot in `State::vars`, whether it has one slot
+    /// per player, and its type (for positions written by hand: see `record::diagram`).
+    pub vars: Vec<VarInfo>,
     /// The first slot of the turn variables in `State::vars` and their initial values.
     pub turn_vars: (usize, Vec<i64>),
     /// The position before the first ply.
     pub initial: State,
+    /// The diagram the game starts from instead of its own start, if any (one line: see
+    /// `record::diagram`), so that a transcript can say where it started.
+    pub start_position: Option<String>,
 }
 
 /// One legal decision: which action, the values it chose, which optional parts it skipped.

@@ -632,6 +632,13 @@ impl State {
         }
     }
 
+    /// Forgets the recorded positions and records this one as the first (a game started
+    /// from a position written by hand).
+    pub fn restart_history(&mut self, mover: u8) {
+        self.history.clear();
+        self.record(mover);
+    }
+
     /// How many times the position as `mover` leaves it occurred before (as recorded).
     pub fn repetitions(&self, mover: u8) -> i64 {
         let now = self.position_hash(mover);

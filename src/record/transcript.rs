@@ -47,6 +47,8 @@ pub struct Transcript {
     pub file: String,
     /// Every parameter of the game, `(name, value)`, in the game's order.
     pub params: Vec<(String, String)>,
+    /// The diagram the game started from, if not its own start (one line).
+    pub position: Option<String>,
     /// Who plays each seat: `human` or a bot spec.
     pub seats: Vec<(String, String)>,
     /// Names given to seats.
@@ -81,6 +83,7 @@ impl Transcript {
                 .iter()
                 .map(|p| (p.name.clone(), p.text()))
                 .collect(),
+            position: game.start_position.clone(),
             seed,
             result: "unfinished".into(),
             ..Transcript::default()
@@ -125,6 +128,9 @@ impl Transcript {
         let mut s = format!("{MAGIC}\ngame: {}\nfile: {}\n", self.game, self.file);
         for (name, value) in &self.params {
             let _ = writeln!(s, "param {name}: {value}");
+        }
+        if let Some(position) = &self.position {
+            let _ = writeln!(s, "position: {position}");
         }
         for (seat, who) in &self.seats {
             let _ = writeln!(s, "seat {seat}: {who}");
@@ -194,6 +200,7 @@ impl Transcript {
                         })?;
                     }
                     (Some("result"), None, _) => t.result = value,
+                    (Some("position"), None, _) => t.position = Some(value),
                     (Some("param"), Some(name), None) => t.params.push((name.into(), value)),
                     (Some("seat"), Some(name), None) => t.seats.push((name.into(), value)),
                     (Some("name"), Some(name), None) => t.names.push((name.into(), value)),
@@ -202,7 +209,7 @@ impl Transcript {
                             n,
                             format!(
                                 "unknown header key `{key}`; keys: game, file, param NAME, \
-                                 seat NAME, name NAME, seed, result"
+                                 position, seat NAME, name NAME, seed, result"
                             ),
                         ));
                     }

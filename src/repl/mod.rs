@@ -667,6 +667,7 @@ impl Session {
         let game = load_game(&GameArgsRef {
             game: &self.file,
             params: &params,
+            position: t.position.as_deref(),
         })
         .map_err(|e| format!("{path}: {}", e.0))?;
         let mut states = vec![game.start()];

@@ -1,0 +1,248 @@
+//! Positions written by hand as board diagrams: a game started from a test position, a
+//! puzzle or an endgame instead of its own start (`--position` on every command that
+//! takes a game).
+//!
+//! A diagram is a list of lines (newlines, `/` or `;` separate them; `#` starts a comment
+//! to the end of a newline-separated line):
+//!
+//! - a **rank**: one token per cell of the rank, in file order, the top rank first (as
+//!   the board is drawn). A token is `.` for an empty cell, or the symbols of the pieces
+//!   from the bottom of the stack up joined by `+` (`o+W`), a symbol followed by `*N`
+//!   standing for N of that piece (`o*3`). Symbols are the game's own (`[pieces]`).
+//! - an **assignment** `NAME = VALUE`: `to_move` (a seat), `turn` (from 1), `plies` (played
+//!   so far, from 0), or a
+//!   variable of the game (`passes = 1`, a player variable with its seat:
+//!   `supply(white) = 2`). A value is a number, `true`/`false`, `none`, or a cell, seat,
+//!   kind or direction by name, as the variable's type asks.
+//!
+//! Everything not given stays as at the game's start (its variables' initial values),
+//! and the stuck rule is applied to the player to move as at any turn's start.
+
+use crate::engine::board::{DIRECTIONS, direction_index};
+use crate::engine::game::Game;
+use crate::engine::state::{NEUTRAL, NONE, Piece, State};
+use crate::lang::types::Type;
+
+/// Reads a diagram into a position of `game`; an error names the line it stops on (the
+/// first line is 1) and what is wrong there.
+pub fn read(game: &Game, text: &str) -> Result<State, String> {
+    let mut state = game.initial.clone();
+    let mut ranks: Vec<(usize, &str)> = Vec::new();
+    for (n, line) in lines(text) {
+        if line.contains('=') {
+            assign(game, &mut state, line).map_err(|e| format!("line {n}: {e}"))?;
+        } else {
+            ranks.push((n, line));
+        }
+    }
+    let rows = board_rows(game);
+    if ranks.len() != rows.len() {
+        return Err(format!(
+            "the diagram has {} rank{} of cells, the board {} (top rank first, one token per cell)",
+            ranks.len(),
+            if ranks.len() == 1 { "" } else { "s" },
+            rows.len()
+        ));
+    }
+    for ((n, line), cells) in ranks.iter().zip(&rows) {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        if tokens.len() != cells.len() {
+            return Err(format!(
+                "line {n}: {} token{} for a rank of {} cell{}",
+                tokens.len(),
+                if tokens.len() == 1 { "" } else { "s" },
+                cells.len(),
+                if cells.len() == 1 { "" } else { "s" }
+            ));
+        }
+        for (token, &cell) in tokens.iter().zip(cells) {
+            let pieces = stack(game, token).map_err(|e| format!("line {n}: {e}"))?;
+            state.edit_stack(cell, |s| {
+                s.clear();
+                s.extend(pieces);
+            });
+        }
+    }
+    // Who played last: the seat before the one to move.
+    let n = game.players.len();
+    state.restart_history(((state.to_move as usize + n - 1) % n) as u8);
+    state.outcome = None;
+    game.settle(&mut state);
+    Ok(state)
+}
+
+/// The diagram on one line (its lines joined with ` / `, comments left out), as a
+/// transcript records it.
+pub fn one_line(text: &str) -> String {
+    lines(text)
+        .map(|(_, line)| line)
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
+/// The lines of a diagram with their numbers, comments and blank lines left out.
+fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.split(['\n', '/', ';'])
+        .enumerate()
+        .map(|(i, line)| (i + 1, line.split('#').next().unwrap_or("").trim()))
+        .filter(|(_, line)| !line.is_empty())
+}
+
+/// The cells of each rank that has any, top rank first, each in file order.
+fn board_rows(game: &Game) -> Vec<Vec<u16>> {
+    let board = &game.board;
+    (1..=board.ranks)
+        .rev()
+        .map(|rank| {
+            (1..=board.files)
+                .filter_map(|file| board.at(file as i64, rank as i64))
+                .collect::<Vec<_>>()
+        })
+        .filter(|row| !row.is_empty())
+        .collect()
+}
+
+/// The pieces a token stands for, bottom first.
+fn stack(game: &Game, token: &str) -> Result<Vec<Piece>, String> {
+    if token == "." {
+        return Ok(Vec::new());
+    }
+    let mut pieces = Vec::new();
+    for part in token.split('+') {
+        let (symbol, count) = match part.rsplit_once('*') {
+            Some((symbol, n)) => (
+                symbol,
+                n.parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=1000).contains(n))
+                    .ok_or_else(|| format!("`{part}`: the count after `*` is 1 to 1000"))?,
+            ),
+            None => (part, 1),
+        };
+        let (kind, owner) = piece(game, symbol)?;
+        pieces.extend(std::iter::repeat_n(Piece::new(kind, owner, 0), count));
+    }
+    Ok(pieces)
+}
+
+/// The kind and owner of the piece drawn as `symbol`.
+fn piece(game: &Game, symbol: &str) -> Result<(u8, u8), String> {
+    let mut found = Vec::new();
+    for (k, info) in game.kinds.iter().enumerate() {
+        for (i, s) in info.symbols.iter().enumerate() {
+            if s == symbol {
+                let owner = if info.owned { i as u8 } else { NEUTRAL };
+                if !info.owned || i < game.players.len() {
+                    found.push((k as u8, owner));
+                }
+            }
+        }
+    }
+    match found[..] {
+        [one] => Ok(one),
+        [] => {
+            let mut all: Vec<&str> = game
+                .kinds
+                .iter()
+                .flat_map(|k| k.symbols.iter().map(String::as_str))
+                .collect();
+            all.sort_unstable();
+            all.dedup();
+            Err(format!(
+                "no piece is drawn `{symbol}`; symbols: {}",
+                all.join(" ")
+            ))
+        }
+        _ => Err(format!("`{symbol}` is the symbol of several pieces")),
+    }
+}
+
+/// Carries out one `NAME = VALUE` line.
+fn assign(game: &Game, state: &mut State, line: &str) -> Result<(), String> {
+    let (target, value) = line.split_once('=').expect("a line with =");
+    let (target, value) = (target.trim(), value.trim());
+    let (name, player) = match target.split_once('(') {
+        Some((name, rest)) => {
+            let seat = rest
+                .strip_suffix(')')
+                .ok_or_else(|| format!("`{target}`: expected NAME(SEAT)"))?
+                .trim();
+            let p = game
+                .players
+                .iter()
+                .position(|p| p == seat)
+                .ok_or_else(|| format!("`{seat}` is not a seat in this game"))?;
+            (name.trim(), Some(p))
+        }
+        None => (target, None),
+    };
+    match (name, player) {
+        ("to_move", None) => {
+            state.to_move = self::value(game, value, Type::Player)?
+                .try_into()
+                .map_err(|_| "`to_move` needs a seat, not none".to_string())?;
+        }
+        ("plies", None) => {
+            state.plies = self::value(game, value, Type::Int)?
+                .try_into()
+                .map_err(|_| "`plies` counts from 0".to_string())?;
+        }
+        ("turn", None) => {
+            state.turn = self::value(game, value, Type::Int)?
+                .try_into()
+                .ok()
+                .filter(|&t| t >= 1)
+                .ok_or_else(|| "`turn` counts from 1".to_string())?;
+        }
+        _ => {
+            let var = game.vars.iter().find(|v| v.name == name).ok_or_else(|| {
+                let mut names: Vec<&str> = game.vars.iter().map(|v| v.name.as_str()).collect();
+                names.extend(["to_move", "turn", "plies"]);
+                format!(
+                    "`{name}` is not a variable of this game; names: {}",
+                    names.join(", ")
+                )
+            })?;
+            let slot = match (var.per_player, player) {
+                (true, Some(p)) => var.slot as usize + p,
+                (false, None) => var.slot as usize,
+                (true, None) => {
+                    return Err(format!("`{name}` is per player: `{name}(SEAT) = ...`"));
+                }
+                (false, Some(_)) => return Err(format!("`{name}` is not per player")),
+            };
+            state.vars[slot] = self::value(game, value, var.ty)?;
+        }
+    }
+    Ok(())
+}
+
+/// A value of type `ty` written as text.
+fn value(game: &Game, text: &str, ty: Type) -> Result<i64, String> {
+    let named = |names: &[String]| names.iter().position(|n| n == text).map(|i| i as i64);
+    let found = match ty {
+        _ if text == "none" && ty.nullable() => Some(NONE),
+        Type::Int => text.parse::<i64>().ok(),
+        Type::Bool => match text {
+            "true" => Some(1),
+            "false" => Some(0),
+            _ => None,
+        },
+        Type::Cell => game.board.find(text).map(i64::from),
+        Type::Player => named(&game.players),
+        Type::Kind => game
+            .kinds
+            .iter()
+            .position(|k| k.name == text)
+            .map(|i| i as i64),
+        Type::Dir => direction_index(text).map(|d| d as i64),
+        _ => None,
+    };
+    found.ok_or_else(|| match ty {
+        Type::Dir => format!(
+            "`{text}` is not a direction ({})",
+            DIRECTIONS.map(|d| d.0).join(", ")
+        ),
+        _ => format!("`{text}` is not {ty}"),
+    })
+}
