@@ -572,3 +572,32 @@ fn a_wrong_diagram_names_its_line() {
     assert!(read(&format!("{five} / o o o o o / to_move = green")).contains("not a player"));
     assert!(read(&format!("{five} / o o o o o / supply = 3")).contains("per player"));
 }
+
+#[test]
+fn a_parameter_may_share_a_name_with_a_function_but_not_with_a_name_written_alone() {
+    let with = |name: &str| {
+        board(
+            3,
+            1,
+            &format!(
+                r#"
+[params.{name}]
+default = 2
+
+[[actions]]
+name = "x"
+choose = ['at in cells where height(at) < {name}']
+notation = '{{at}}'
+"#
+            ),
+        )
+    };
+    // `height` alone is the parameter; `height(at)` is still the built-in.
+    assert_eq!(
+        texts(&game(&with("height")), &game(&with("height")).start()).len(),
+        3
+    );
+    let msg = refused(&with("turn"));
+    assert!(msg.contains("the name `turn` is taken"), "{msg}");
+    assert!(msg.contains("[params.turn]"), "points at the table: {msg}");
+}

@@ -266,7 +266,9 @@ impl Compiler<'_> {
         }
         let mut declare =
             |name: &str, value: Named, span: Range<usize>| -> Result<(), Box<Diagnostic>> {
-                let reserved = natives::lookup(name).next().is_some()
+                // A built-in called with arguments (`height(c)`) does not clash with a
+                // name used without them: only names written alone are taken.
+                let reserved = natives::lookup(name).any(|n| n.params.is_empty())
                     || matches!(name, "file" | "rank")
                     || board::direction_index(name).is_some()
                     || DIRECTION_SETS.iter().any(|(n, _)| *n == name);
@@ -293,7 +295,8 @@ impl Compiler<'_> {
                 .find(|p| &p.name == name)
                 .expect("param compiled");
             let ty = if p.is_bool { Type::Bool } else { Type::Int };
-            declare(name, Named::Const(p.value, ty), span_range(&spec.default))?;
+            let key = self.find_key(&format!("params.{name}"), span_range(&spec.default));
+            declare(name, Named::Const(p.value, ty), key)?;
         }
         for (seat, span) in &seat_names {
             let id = players
@@ -1712,6 +1715,16 @@ impl Compiler<'_> {
             }
             _ => Err(wrong("expected a string or a list")),
         }
+    }
+
+    /// Where the table header `[KEY]` is written in the file (`fallback` if it cannot be
+    /// found): what a mistake in a table's name points at.
+    fn find_key(&self, key: &str, fallback: Range<usize>) -> Range<usize> {
+        let header = format!("[{key}]");
+        self.src
+            .text
+            .find(&header)
+            .map_or(fallback, |i| i + 1..i + 1 + key.len())
     }
 
     /// Where the string literal holding `content` is, searching the file's text within
