@@ -30,6 +30,7 @@ pub fn optimise(game: &mut Game) {
         keys: Vec::new(),
         board: &mut game.board,
         by_height: false,
+        holding: false,
         history: false,
     };
     for action in &mut game.actions {
@@ -84,7 +85,8 @@ pub fn optimise(game: &mut Game) {
     let by_height = pass.by_height;
     let tests = StackTests(pass.tests.into());
     let hashing = pass.history;
-    game.initial.set_caches(tests, by_height, hashing);
+    game.initial
+        .set_caches(tests, by_height, hashing, pass.holding);
     // The start is a position like the others for repetitions.
     let before_first = (game.players.len() as u8).saturating_sub(1);
     game.initial.record(before_first);
@@ -98,6 +100,8 @@ struct Pass<'b> {
     board: &'b mut Board,
     /// Whether some set reads cells by height.
     by_height: bool,
+    /// Whether some set reads the cells holding a kind (`has(x, K)` in a filter).
+    holding: bool,
     /// Whether some expression asks about earlier positions (`repetitions`,
     /// `board_repeated`): then positions keep a hash and a history.
     history: bool,
@@ -339,7 +343,10 @@ impl Pass<'_> {
         let structural = match node {
             Node::Empty(c) if is_x(c) => Some(SetExpr::Empty),
             Node::Has(c, k) if is_x(c) => match **k {
-                Node::Const(k) if (0..64).contains(&k) => Some(SetExpr::Holding(k as u8)),
+                Node::Const(k) if (0..64).contains(&k) => {
+                    self.holding = true;
+                    Some(SetExpr::Holding(k as u8))
+                }
                 _ => None,
             },
             Node::Not(inner) => match inner.as_ref() {

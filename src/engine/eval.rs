@@ -541,7 +541,7 @@ pub fn exec(ops: &[Op], m: &mut Mut, locals: &mut [i64]) {
                 // The elements as the loop starts: the body may change the position.
                 let mut elems = Elems::new();
                 domain(d, &ctx(m), locals, &mut elems);
-                for e in elems {
+                for &e in elems.iter() {
                     locals[*slot as usize] = e;
                     if let Some(f) = filter
                         && eval(f, &ctx(m), locals) == 0

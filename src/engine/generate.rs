@@ -309,7 +309,7 @@ impl<S: Sink> Walk<'_, '_, S> {
                     me: self.me,
                 };
                 domain(d, &c, &mut self.locals, &mut elems);
-                for e in elems {
+                for &e in elems.iter() {
                     self.locals[*slot as usize] = e;
                     if let Some(f) = filter {
                         let c = Ctx {

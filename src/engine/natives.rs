@@ -9,7 +9,7 @@ use smallvec::SmallVec;
 use super::board::{CellId, DIRECTIONS};
 use super::game::Game;
 use super::hooks::{groups, line_of_sight, push};
-use super::state::{EMPTY_TOP, Journal, NEUTRAL, NONE, Piece, Stack, State};
+use super::state::{EMPTY_TOP, Journal, NEUTRAL, NONE, Piece, State};
 use crate::lang::types::Type;
 
 /// What a native function sees: the game, the position and the player `me`.
@@ -595,20 +595,8 @@ pub(crate) fn move_pieces(m: &mut Mut, from: i64, to: i64, count: usize) {
     if from < 0 || to < 0 || from == to {
         return;
     }
-    let turn = m.state.turn;
-    let moving = m.journal.edit(m.state, from as CellId, |source| {
-        let keep = source.len().saturating_sub(count);
-        let moving = Stack::from_slice(&source[keep..]);
-        source.truncate(keep);
-        moving
-    });
-    m.journal.edit(m.state, to as CellId, |target| {
-        let first = target.len();
-        target.extend_from_slice(&moving);
-        for piece in &mut target[first..] {
-            *piece = piece.stamped(turn);
-        }
-    });
+    m.journal
+        .transfer(m.state, from as CellId, to as CellId, count);
 }
 
 fn place(m: &mut Mut, cell: i64, kind: i64, owner: i64) {

@@ -597,7 +597,7 @@ fn known(
     let at = scratch.elements.len() as u32;
     let mut elems = Elems::new();
     domain(d, c, locals, &mut elems);
-    for e in elems {
+    for &e in elems.iter() {
         locals[slot as usize] = e;
         if filter.is_none_or(|f| eval(f, c, locals) != 0) {
             scratch.elements.push(e);
@@ -745,7 +745,7 @@ impl Lister<'_, '_> {
             } => {
                 let mut elems = Elems::new();
                 domain(d, &c, self.locals, &mut elems);
-                for e in elems {
+                for &e in elems.iter() {
                     if !self.take(p, i, *slot, filter.as_ref(), e) {
                         return false;
                     }

@@ -125,7 +125,10 @@ pub struct State {
     /// kind, the occupied cells, per kind held anywhere in a stack, per stack test (the
     /// classes start at 0).
     starts: [u16; 5],
-    /// Per cell: the kinds (the first 64) its stack holds, a bit each.
+    /// Whether the position keeps, per kind, the cells whose stack holds one anywhere (a
+    /// game whose filters ask `has(x, K)`): then per cell the kinds (the first 64) its
+    /// stack holds, a bit each.
+    holding: bool,
     present: Vec<u64>,
     /// Whether the position keeps cell sets by height (a game whose filters compare a
     /// height with a value that varies): then per cell its height, and per height from 0
@@ -215,6 +218,7 @@ impl Clone for State {
             owner_slots,
             kind_count,
             starts,
+            holding,
             present,
             by_height,
             heights,
@@ -244,6 +248,7 @@ impl Clone for State {
         self.outcome.clone_from(outcome);
         (self.owner_slots, self.kind_count, self.words) = (*owner_slots, *kind_count, *words);
         self.starts = *starts;
+        self.holding = *holding;
         self.present.clone_from(present);
         self.by_height = *by_height;
         self.heights.clone_from(heights);
@@ -270,15 +275,9 @@ impl State {
             tests: StackTests::default(),
             owner_slots: owner_slots as u16,
             kind_count: kinds as u16,
-            starts: {
-                let owners = kinds * owner_slots;
-                let kinds_at = owners + owner_slots;
-                let occupied = kinds_at + kinds;
-                let contains = occupied + 1;
-                let tests = contains + kinds.min(64);
-                [owners, kinds_at, occupied, contains, tests].map(|n| n as u16)
-            },
-            present: vec![0; stacks.len()],
+            starts: [0; 5],
+            holding: false,
+            present: Vec::new(),
             by_height: false,
             heights: Vec::new(),
             height_sets: Vec::new(),
@@ -308,19 +307,30 @@ impl State {
 
     /// Sets the game's stack tests (see [`State`]) and whether to keep cells by height,
     /// and works out their sets.
-    pub fn set_caches(&mut self, tests: StackTests, by_height: bool, hashing: bool) {
+    pub fn set_caches(&mut self, tests: StackTests, by_height: bool, hashing: bool, holding: bool) {
         self.tests = tests;
         self.by_height = by_height;
         self.hashing = hashing;
+        self.holding = holding;
         self.rebuild();
     }
 
     /// Works out every cache from the stacks.
     fn rebuild(&mut self) {
+        let (kinds, owner_slots) = (self.kind_count as usize, self.owner_slots as usize);
+        let owners = kinds * owner_slots;
+        let kinds_at = owners + owner_slots;
+        let occupied = kinds_at + kinds;
+        let contains = occupied + 1;
+        let tests = contains + if self.holding { kinds.min(64) } else { 0 };
+        self.starts = [owners, kinds_at, occupied, contains, tests].map(|n| n as u16);
         let sets = self.tests_at() + self.tests.0.len();
         self.sets = vec![0; sets * self.words as usize];
         self.tops.fill(EMPTY_TOP);
-        self.present.fill(0);
+        self.present.clear();
+        if self.holding {
+            self.present = vec![0; self.stacks.len()];
+        }
         self.height_sets.clear();
         self.heights.clear();
         if self.by_height {
@@ -386,6 +396,29 @@ impl State {
         r
     }
 
+    /// Moves the top `count` pieces (all, if fewer) of `from` onto `to`, stamped with the
+    /// current turn, without a copy of them in between (`from` and `to` differ).
+    pub fn transfer(&mut self, from: CellId, to: CellId, count: usize) {
+        let (from, to) = (from as usize, to as usize);
+        let turn = self.turn;
+        let (source, target) = if from < to {
+            let (a, b) = self.stacks.split_at_mut(to);
+            (&mut a[from], &mut b[0])
+        } else {
+            let (a, b) = self.stacks.split_at_mut(from);
+            (&mut b[0], &mut a[to])
+        };
+        let keep = source.len().saturating_sub(count);
+        let first = target.len();
+        target.extend_from_slice(&source[keep..]);
+        source.truncate(keep);
+        for piece in &mut target[first..] {
+            *piece = piece.stamped(turn);
+        }
+        self.refresh(from);
+        self.refresh(to);
+    }
+
     /// The top piece of a cell, if any.
     #[inline]
     pub fn top(&self, cell: CellId) -> Option<&Piece> {
@@ -438,7 +471,11 @@ impl State {
     /// Whether the stack on `cell` holds a piece of kind `kind` (one of the first 64).
     #[inline]
     pub fn holds(&self, cell: CellId, kind: u8) -> bool {
-        self.present[cell as usize] >> kind & 1 != 0
+        if self.holding {
+            self.present[cell as usize] >> kind & 1 != 0
+        } else {
+            self.stacks[cell as usize].iter().any(|p| p.kind == kind)
+        }
     }
 
     /// The cells whose stack holds exactly `height` pieces, if the position keeps cells by
@@ -521,10 +558,11 @@ impl State {
                     .last()
                     .map_or(EMPTY_TOP, |p| (p.kind as u16) << 8 | p.owner as u16)
         });
-        let present_agree = (0..n).all(|cell| {
-            let kinds = self.stacks[cell].iter().filter(|p| p.kind < 64);
-            self.present[cell] == kinds.fold(0, |m, p| m | 1 << p.kind)
-        });
+        let present_agree = !self.holding
+            || (0..n).all(|cell| {
+                let kinds = self.stacks[cell].iter().filter(|p| p.kind < 64);
+                self.present[cell] == kinds.fold(0, |m, p| m | 1 << p.kind)
+            });
         let heights_agree = !self.by_height
             || (0..self.tallest_kept() + 1).all(|h| {
                 let set = self.of_height(h as i64).unwrap_or(&[]);
@@ -574,14 +612,16 @@ impl State {
                 self.height_sets[new * w + word] ^= bit;
             }
         }
-        let kinds = stack.iter().filter(|p| p.kind < 64);
-        let present = kinds.fold(0u64, |m, p| m | 1 << p.kind);
-        let mut changed = present ^ self.present[cell];
-        self.present[cell] = present;
-        while changed != 0 {
-            let kind = changed.trailing_zeros() as usize;
-            changed &= changed - 1;
-            self.sets[(self.starts[3] as usize + kind) * w + word] ^= bit;
+        if self.holding {
+            let kinds = stack.iter().filter(|p| p.kind < 64);
+            let present = kinds.fold(0u64, |m, p| m | 1 << p.kind);
+            let mut changed = present ^ self.present[cell];
+            self.present[cell] = present;
+            while changed != 0 {
+                let kind = changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                self.sets[(self.starts[3] as usize + kind) * w + word] ^= bit;
+            }
         }
         let new = stack
             .last()
@@ -795,6 +835,22 @@ impl Journal {
             self.pieces.extend_from_slice(old);
         }
         state.edit_stack(cell, f)
+    }
+
+    /// [`State::transfer`], remembering both stacks.
+    pub fn transfer(&mut self, state: &mut State, from: CellId, to: CellId, count: usize) {
+        if self.on {
+            for cell in [from, to] {
+                let old = &state.stacks[cell as usize];
+                self.log.push(Undo::Stack {
+                    cell,
+                    start: self.pieces.len() as u32,
+                    len: old.len() as u32,
+                });
+                self.pieces.extend_from_slice(old);
+            }
+        }
+        state.transfer(from, to, count);
     }
 
     /// Sets a variable slot, remembering its old value.
