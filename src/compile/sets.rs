@@ -11,7 +11,7 @@
 //! nothing but the time.
 //!
 //! A condition on one cell's stack alone with constants (`height(x) == 1`,
-//! `!has(x, pawn)`) becomes a *stack test*: the position keeps the set of cells passing
+//! `!has(x, marker)`) becomes a *stack test*: the position keeps the set of cells passing
 //! each test, updated whenever a stack changes, so the filter is one word read.
 
 use crate::engine::board::{Board, ORTHOGONAL};

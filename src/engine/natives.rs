@@ -393,7 +393,7 @@ pub static NATIVES: &[Native] = &[
         "leaps",
         [Cell, Int, Int],
         Cells,
-        "The cells a leaper reaches from a cell: `a` files and `b` ranks away, or `b` files and `a` ranks, every way round (a knight: `leaps(c, 1, 2)`), each once.",
+        "The cells a leaper reaches from a cell: `a` files and `b` ranks away, or `b` files and `a` ranks, every way round (`leaps(c, 1, 2)`: one file and two ranks, or two and one), each once.",
         Set(leaps)
     ),
     native!(
