@@ -25,6 +25,7 @@ use crate::lang::ast::{AggOp, BinOp};
 /// Rewrites every filter of `game` into set algebra where it can, and gives the initial
 /// position the stack tests this found.
 pub fn optimise(game: &mut Game) {
+    game.board.settle_links();
     let mut pass = Pass {
         tests: Vec::new(),
         keys: Vec::new(),

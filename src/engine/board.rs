@@ -70,6 +70,8 @@ pub struct Board {
     jumps: bool,
     /// Every cell, as the words of a cell set.
     all: Vec<u64>,
+    /// See [`Board::one_word_steps`].
+    steps: [(u64, u32, u32); 8],
     /// Per direction set a game's filters use: that set, and per cell the words of the
     /// cells linked to it through those directions.
     neighbours: Vec<(u8, Vec<u64>)>,
@@ -113,6 +115,7 @@ impl Board {
             most_links: 0,
             jumps: false,
             all: cellset::below(coords_len, words),
+            steps: [(0, 0, 0); 8],
             neighbours: Vec::new(),
             masks: Vec::new(),
             rays: Vec::new(),
@@ -130,6 +133,27 @@ impl Board {
     pub fn offset(&self, dir: usize) -> isize {
         let (_, df, dr) = DIRECTIONS[dir];
         df as isize + dr as isize * self.files as isize
+    }
+
+    /// On a rectangle board of at most 64 cells, per direction: the cells linked that way
+    /// and the shifts (left, then right) that move a set of cells one step that way. What
+    /// the group hooks grow groups with; worked out here, not at every step.
+    #[inline]
+    pub fn one_word_steps(&self) -> &[(u64, u32, u32); 8] {
+        &self.steps
+    }
+
+    /// Works out what [`Board::one_word_steps`] reads. Called once the links are final.
+    pub fn settle_links(&mut self) {
+        self.steps = std::array::from_fn(|d| {
+            let offset = self.offset(d);
+            let (left, right) = if offset >= 0 {
+                (offset as u32, 0)
+            } else {
+                (0, offset.unsigned_abs() as u32)
+            };
+            (self.link_sets[d * self.words], left.min(63), right.min(63))
+        });
     }
 
     /// The cells that have a link in direction `dir`, as a bit set by cell index.

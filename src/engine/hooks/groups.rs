@@ -191,19 +191,14 @@ fn shifted<const W: usize>(x: &[u64; W], by: isize) -> [u64; W] {
 /// [`grow_by_shifts`] for boards of at most 64 cells, where a set is one word and a step
 /// in a direction is a shift left then right (one of them by zero): no branches.
 fn grow_in_one_word(board: &Board, like: u64, seed: usize, dirs: u8) -> u64 {
+    let all = board.one_word_steps();
     let mut ways = [(0u64, 0u32, 0u32); 8];
     let mut n = 0;
-    for d in 0..8 {
-        if dirs & (1 << d) != 0 {
-            let offset = board.offset(d);
-            let (left, right) = if offset >= 0 {
-                (offset as u32, 0)
-            } else {
-                (0, offset.unsigned_abs() as u32)
-            };
-            ways[n] = (board.linked_that_way(d)[0], left.min(63), right.min(63));
-            n += 1;
-        }
+    let mut left = dirs;
+    while left != 0 {
+        ways[n] = all[left.trailing_zeros() as usize];
+        left &= left - 1;
+        n += 1;
     }
     let mut group = 1u64 << seed;
     let mut frontier = group;
