@@ -111,6 +111,9 @@ struct Plan {
     /// The first part's `let` and `where` choices (bit per index) worked out at plan time.
     settled: u64,
     size: u64,
+    /// Whether every candidate is a legal ply (nothing is tested when it is tried): then
+    /// a candidate that is kept is played without recording how to take it back.
+    exact: bool,
 }
 
 /// The buffers of a draw, kept per thread so that drawing allocates nothing once warm.
@@ -322,6 +325,7 @@ impl Game {
                         frame: frame_at,
                         settled: 0,
                         size: len as u64,
+                        exact: true,
                     });
                     out.frames.extend(std::iter::repeat_n(0, action.frame));
                 }
@@ -394,6 +398,19 @@ impl Game {
             }
             let frame_at = out.frames.len() as u32;
             out.frames.extend_from_slice(&locals);
+            let last = &action.parts[parts as usize - 1];
+            let exact = parts as usize == action.parts.len()
+                && last.check.is_none()
+                && match head {
+                    Head::Product { at, len } => {
+                        let factors = &out.factors[at as usize..(at + len) as usize];
+                        let unsettled_where = last.choices.iter().enumerate().any(|(i, ch)| {
+                            matches!(ch, Choice::Where(_)) && (i >= 64 || settled & (1 << i) == 0)
+                        });
+                        !unsettled_where && factors.iter().all(|f| !matches!(f, Factor::Slots(_)))
+                    }
+                    Head::Listed { .. } | Head::Plies { .. } => true,
+                };
             out.plans.push(Plan {
                 action: index as u16,
                 head,
@@ -403,6 +420,7 @@ impl Game {
                 frame: frame_at,
                 settled,
                 size,
+                exact,
             });
         }
     }
@@ -548,6 +566,9 @@ impl Game {
         );
         let mark = journal.mark();
         let me = state.to_move;
+        // A candidate that cannot be refused and is kept is never taken back.
+        let unrecorded = keep && plan.exact;
+        journal.set_recording(!unrecorded);
         let mut t = Trial {
             game: self,
             state,
@@ -563,6 +584,7 @@ impl Game {
             journal.rollback(state, mark);
         }
         journal.clear();
+        journal.set_recording(true);
         match outcome {
             Ok(skipped) => Tried::Legal(Ply {
                 action: action_index,

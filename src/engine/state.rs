@@ -787,6 +787,11 @@ impl Journal {
         Journal::default()
     }
 
+    /// Starts or stops recording changes.
+    pub fn set_recording(&mut self, on: bool) {
+        self.on = on;
+    }
+
     /// Forgets every record (after a ply that is kept), still recording.
     pub fn clear(&mut self) {
         self.log.clear();
