@@ -42,14 +42,27 @@ pub fn run(game: &Game, seconds: f64, seed: u64) -> BenchReport {
     let mut state = start.clone();
     while playouts == 0 || clock.elapsed() < limit {
         state.clone_from(&start);
+        let mut time_up = false;
         while state.outcome.is_none() {
+            // The clock is read inside the playout too (every few hundred plies, so the
+            // reading costs nothing): one game can outlast the whole measure, under a high
+            // ply cap or in a file whose end rules are never met.
+            if plies % CLOCK_EVERY == 0 && clock.elapsed() >= limit {
+                time_up = true;
+                break;
+            }
             if game.play_random(&mut state, &mut rng).is_none() {
                 break;
             }
             plies += 1;
         }
         playouts += 1;
-        *endings.entry(ending(game, &state)).or_default() += 1;
+        let end = if time_up {
+            TIME_UP.to_string()
+        } else {
+            ending(game, &state)
+        };
+        *endings.entry(end).or_default() += 1;
     }
     let elapsed = clock.elapsed().as_secs_f64();
 
@@ -70,6 +83,12 @@ pub fn run(game: &Game, seconds: f64, seed: u64) -> BenchReport {
         peak_memory: peak_memory(),
     }
 }
+
+/// How many plies a playout plays between two readings of the clock.
+const CLOCK_EVERY: u64 = 256;
+
+/// The ending of a playout that the time limit stopped before the game was over.
+const TIME_UP: &str = "unfinished at the time limit";
 
 /// How a finished playout ended, by name.
 fn ending(game: &Game, state: &crate::engine::state::State) -> String {

@@ -10,6 +10,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
 
 use crate::bench;
 use crate::bots::{self, Bot};
@@ -264,7 +266,13 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                 let result = spec::load(path).and_then(|s| compile::compile(&s, &[]));
                 match result {
                     Ok(game) => match probe(&game, path) {
-                        Ok(()) => writeln!(out, "{path}: ok: {}", compile::summary(&game))?,
+                        Ok(warnings) => {
+                            writeln!(out, "{path}: ok: {}", compile::summary(&game))?;
+                            out.flush()?;
+                            for w in warnings {
+                                eprintln!("warning: {path}: {w}");
+                            }
+                        }
                         Err(Failure(msg)) => {
                             out.flush()?;
                             eprintln!("error: {msg}");
@@ -682,17 +690,55 @@ pub fn replay(path: &str, board: bool, out: &mut impl Write) -> Result<(), Failu
     Ok(())
 }
 
-/// Plays a few short seeded random games to catch what loading cannot: two plies written
-/// alike. Run by `check`.
-pub fn probe(game: &Game, file: &str) -> Result<(), Failure> {
-    let mut game = game.clone();
-    game.max_plies = Some(PROBE_PLIES);
+/// Plays a few seeded random games to catch what loading cannot: two plies written alike
+/// (the texts of every position of their first plies are compared), and end rules that are
+/// never met (each game is then played on, up to the ply cap). Run by `check`; returns
+/// the warnings to print.
+pub fn probe(game: &Game, file: &str) -> Result<Vec<String>, Failure> {
+    let mut short = game.clone();
+    short.max_plies = Some(PROBE_PLIES);
     for seed in 0..PROBE_GAMES {
-        selfplay(&game, file, seed)?;
+        selfplay(&short, file, seed)?;
     }
-    Ok(())
+    let clock = Instant::now();
+    let mut state = game.start();
+    let (mut ended, mut capped) = (0, 0);
+    for seed in 0..PROBE_GAMES {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        state.clone_from(&game.initial);
+        while state.outcome.is_none() && clock.elapsed() < PROBE_TIME {
+            if game.play_random(&mut state, &mut rng).is_none() {
+                break;
+            }
+        }
+        match &state.outcome {
+            Some(o) if o.reason.is_some() => capped += 1,
+            Some(_) => ended += 1,
+            None => {}
+        }
+    }
+    if ended > 0 {
+        return Ok(Vec::new());
+    }
+    let cap = game.max_plies.map_or("no".to_string(), |c| c.to_string());
+    Ok(vec![if capped == PROBE_GAMES {
+        format!(
+            "none of {PROBE_GAMES} random games ended by the rules: each reached the ply \
+             cap ({cap} plies) and was called a draw. Can the end rules be met?"
+        )
+    } else {
+        format!(
+            "none of {PROBE_GAMES} random games ended by the rules within {} s ({capped} \
+             reached the ply cap of {cap} plies). Can the end rules be met?",
+            PROBE_TIME.as_secs()
+        )
+    }])
 }
 
-/// How many games, and plies per game, `check` plays to probe a game file.
+/// How many games `check` plays to probe a game file, and how many plies of each it
+/// compares the texts of.
 const PROBE_GAMES: u64 = 3;
 const PROBE_PLIES: u32 = 60;
+
+/// How long `check` plays its probe games on, in all, to see whether they end.
+const PROBE_TIME: Duration = Duration::from_secs(3);

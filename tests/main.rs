@@ -16,6 +16,7 @@ mod invariants;
 mod positions;
 mod properties;
 mod reference;
+mod robustness;
 mod semantics;
 mod sight;
 mod splut;

@@ -77,6 +77,13 @@ fn nearest<'a>(name: &str, existing: &'a [String]) -> Option<&'a String> {
         .map(|(_, n)| n)
 }
 
+/// The ply cap of a game whose file sets no `max_plies`. Every game has a cap, so a game
+/// whose end rules can never be met (a mistake no check can rule out) ends as a draw
+/// instead of running bots, `selfplay` and `match` forever. It is far above the length
+/// of any real game (the shipped games last tens to hundreds of plies), so it never cuts
+/// a real one short; a file that needs more sets `max_plies` itself.
+pub const DEFAULT_MAX_PLIES: u32 = 10_000;
+
 /// Compiles a loaded file with `--param NAME=VALUE` overrides.
 pub fn compile(src: &Source, overrides: &[(String, String)]) -> Result<Game, Box<Diagnostic>> {
     Compiler { src }.run(overrides)
@@ -355,12 +362,12 @@ impl Compiler<'_> {
             .map(|e| self.end_rule(e, &names, score.is_some()))
             .collect::<Result<Vec<_>, _>>()?;
         let max_plies = match &f.game.max_plies {
-            None => None,
+            None => Some(DEFAULT_MAX_PLIES),
             Some(m) if (1..=u32::MAX as i64).contains(m.get_ref()) => Some(*m.get_ref() as u32),
             Some(m) => {
                 return Err(self.at(
                     m.span(),
-                    "max_plies must be a positive number",
+                    format!("max_plies must be a whole number from 1 to {}", u32::MAX),
                     "out of range",
                 ));
             }

@@ -43,7 +43,8 @@ pub struct Meta {
     pub name: String,
     #[serde(default)]
     pub rules: String,
-    /// A ply cap after which the game is a draw: an interpreter setting, not a rule.
+    /// A ply cap after which the game is a draw: an interpreter setting, not a rule
+    /// (`compile::DEFAULT_MAX_PLIES` when the file gives none).
     pub max_plies: Option<Spanned<i64>>,
 }
 
