@@ -47,7 +47,7 @@ pub fn run(game: &Game, seconds: f64, seed: u64) -> BenchReport {
             // The clock is read inside the playout too (every few hundred plies, so the
             // reading costs nothing): one game can outlast the whole measure, under a high
             // ply cap or in a file whose end rules are never met.
-            if plies % CLOCK_EVERY == 0 && clock.elapsed() >= limit {
+            if plies.is_multiple_of(CLOCK_EVERY) && clock.elapsed() >= limit {
                 time_up = true;
                 break;
             }

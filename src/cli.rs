@@ -4,7 +4,6 @@
 //! Each command returns a `Result`; `main` turns errors into a message on stderr and exit
 //! code 1, and treats a closed output pipe as success.
 
-use std::fs;
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -20,8 +19,9 @@ use crate::engine::game::{Game, IllegalPly};
 use crate::engine::state::State;
 use crate::record::file::write_atomic;
 use crate::record::trace;
-use crate::record::transcript::Transcript;
+use crate::record::transcript::{Transcript, closest_plies};
 use crate::render::board::render;
+use crate::render::text::{echo, printable, printable_lines};
 use crate::repl;
 use crate::spec;
 use crate::tournament;
@@ -185,7 +185,9 @@ pub fn main() -> ExitCode {
             if msg.contains("Broken pipe") {
                 return ExitCode::SUCCESS;
             }
-            eprint!("{}", msg);
+            // Errors quote files and arguments: escaped, so they cannot drive the terminal.
+            let msg = printable_lines(&msg);
+            eprint!("{msg}");
             if !msg.ends_with('\n') {
                 eprintln!();
             }
@@ -238,8 +240,9 @@ pub fn play_sequence(game: &Game, plies: &str) -> Result<State, Failure> {
     {
         if state.outcome.is_some() {
             return Err(Failure(format!(
-                "ply {} `{text}`: the game is already over",
-                i + 1
+                "ply {} `{}`: the game is already over",
+                i + 1,
+                echo(text)
             )));
         }
         let ply = game
@@ -251,9 +254,9 @@ pub fn play_sequence(game: &Game, plies: &str) -> Result<State, Failure> {
 }
 
 fn illegal_message(index: usize, e: &IllegalPly) -> String {
-    let mut s = format!("ply {index} `{}` is not legal here", e.text);
+    let mut s = format!("ply {index} `{}` is not legal here", echo(&e.text));
     if !e.closest.is_empty() {
-        s.push_str(&format!("; closest legal plies: {}", e.closest.join(", ")));
+        s.push_str(&format!("; {}", closest_plies(&e.closest)));
     }
     s
 }
@@ -267,6 +270,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                 match result {
                     Ok(game) => match probe(&game, path) {
                         Ok(warnings) => {
+                            let path = printable(path);
                             writeln!(out, "{path}: ok: {}", compile::summary(&game))?;
                             out.flush()?;
                             for w in warnings {
@@ -647,8 +651,7 @@ pub fn selfplay_with(
 /// Checks a transcript against its game file and prints the positions: the final one, or
 /// every one with `board`. A line that does not fit is an error naming it.
 pub fn replay(path: &str, board: bool, out: &mut impl Write) -> Result<(), Failure> {
-    let text = fs::read_to_string(path).map_err(|e| Failure(format!("cannot read {path}: {e}")))?;
-    let t = Transcript::parse(&text).map_err(|e| Failure(format!("{path}: {e}")))?;
+    let t = Transcript::read(path).map_err(Failure)?;
     let params: Vec<String> = t.params.iter().map(|(n, v)| format!("{n}={v}")).collect();
     let game = load_game(&GameArgsRef {
         game: &t.file,

@@ -150,3 +150,238 @@ fn check_warns_when_its_probe_games_never_end() {
     assert!(out.status.success());
     assert_eq!(stderr(&out), "");
 }
+
+/// Runs the program under a 4 GB address-space limit, so that a regression that reads a
+/// never-ending input fails fast instead of taking the machine's memory.
+fn bounded(args: &[&str], input: &[u8]) -> Output {
+    let quoted: Vec<String> = args.iter().map(|a| format!("'{a}'")).collect();
+    let script = format!(
+        "ulimit -v 4194304; exec '{}' {}",
+        env!("CARGO_BIN_EXE_rulebook"),
+        quoted.join(" ")
+    );
+    run_with_stdin(
+        Command::new("sh")
+            .args(["-c", &script])
+            .current_dir(env!("CARGO_MANIFEST_DIR")),
+        input,
+    )
+}
+
+#[test]
+fn check_of_dev_zero_is_refused_not_read_until_memory_runs_out() {
+    let out = bounded(&["check", "/dev/zero"], b"");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "error: cannot read the game file: it is larger than 1 MiB, more than any game file: \
+         is it the right file?\n  --> /dev/zero\n"
+    );
+}
+
+#[test]
+fn replay_of_dev_zero_and_of_a_transcript_whose_file_is_dev_zero_are_refused() {
+    let out = bounded(&["replay", "/dev/zero"], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "cannot read /dev/zero: it is larger than 8 MiB, more than any transcript: is it the \
+         right file?\n"
+    );
+    let dir = scratch("dev-zero-transcript");
+    let path = dir.join("t.txt");
+    std::fs::write(
+        &path,
+        "# rulebook transcript\ngame: STAQS\nfile: /dev/zero\nseed: 0\nresult: unfinished\n\n",
+    )
+    .unwrap();
+    let out = bounded(&["replay", path.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("cannot read the game file: it is larger than 1 MiB"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn load_of_dev_zero_in_play_is_refused_and_the_game_goes_on() {
+    let out = bounded(
+        &["play", "games/staqs.toml", "--seed", "1"],
+        b"load /dev/zero\nhistory\nquit\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("cannot read /dev/zero: it is larger than 8 MiB"),
+        "{text}"
+    );
+    assert!(text.contains("no ply has been played"), "{text}");
+}
+
+#[test]
+fn a_game_file_that_is_not_utf8_is_refused_with_its_line_and_column() {
+    let dir = scratch("not-utf8");
+    let path = dir.join("latin1.toml");
+    std::fs::write(&path, b"[game]\nname = \"caf\xe9\"\n").unwrap();
+    let out = rulebook().arg("check").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).starts_with(
+            "error: cannot read the game file: it is not UTF-8 text (line 2, column 12), and a \
+             game file is text"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_ten_megabyte_repl_line_is_refused_without_being_echoed_and_the_session_goes_on() {
+    let mut input = vec![b'x'; 10 << 20];
+    input.extend_from_slice(b"\nc3\nhistory\nquit\nno\n");
+    let out = run_with_stdin(
+        rulebook().args(["play", "games/staqs.toml", "--seed", "1"]),
+        input,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.len() < 10_000, "{} bytes of output", text.len());
+    assert!(
+        text.contains(
+            "line 1 of the input is 10485760 bytes long, more than the 4096 a command may hold: \
+             ignored"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("1. blue c3"), "{text}");
+}
+
+#[test]
+fn invalid_utf8_on_standard_input_is_reported_and_the_later_lines_are_still_read() {
+    let out = run_with_stdin(
+        rulebook().args(["play", "games/staqs.toml", "--seed", "1"]),
+        b"c3\n\xff\xfe oops\nhistory\nquit\nno\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("line 2 of the input is not UTF-8 text: ignored"),
+        "{text}"
+    );
+    // Before, the session ended at the bad line, silently and with exit code 0.
+    assert!(text.contains("1. blue c3\n2. white "), "{text}");
+}
+
+#[test]
+fn ctrl_d_at_the_save_prompt_says_the_game_was_left_unsaved() {
+    let out = run_with_stdin(
+        rulebook().args(["play", "games/staqs.toml", "--seed", "1"]),
+        "c3\nquit\n",
+    );
+    assert!(out.status.success());
+    assert!(
+        stdout(&out).ends_with("\nend of input: left without saving\n"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// The game that never ends, renamed and its pieces and plies written as `name`,
+/// `symbol` and `notation` say (TOML basic strings: `\u001b` is an escape character).
+fn never_ends_as(name: &str, symbol: &str, notation: &str) -> PathBuf {
+    let text = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(NEVER_ENDS))
+        .unwrap()
+        .replace("name = \"Never ends\"", &format!("name = \"{name}\""))
+        .replace("a = \"A\"", &format!("a = \"{symbol}\""))
+        .replace("notation = 'pass'", &format!("notation = \"{notation}\""));
+    let dir = scratch(&format!(
+        "escapes-{}",
+        name.len() + notation.len() + symbol.len()
+    ));
+    let path = dir.join("g.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn escape_sequences_in_a_game_name_a_ply_and_a_repl_line_are_escaped_on_output() {
+    // A newline in the name used to print a second, fake `ok` line.
+    let path = never_ends_as("x\\nfake.toml: ok: \\u001b[2J", "A", "pass\\u001b[31m");
+    let out = rulebook().arg("check").arg(&path).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(
+        text.contains(": ok: x\\nfake.toml: ok: \\u{1b}[2J"),
+        "{text}"
+    );
+    let out = rulebook().arg("moves").arg(&path).output().unwrap();
+    assert_eq!(stdout(&out), "pass\\u{1b}[31m\n");
+
+    let out = run_with_stdin(
+        rulebook()
+            .arg("play")
+            .arg(&path)
+            .args(["--seat", "b=random"]),
+        "zz\u{1b}[31m\nhelp \u{1b}]0;title\u{7}\nmoves\n1\nquit\nno\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text:?}"
+    );
+    assert!(text.contains("`zz\\u{1b}[31m` is not"), "{text}");
+    assert!(text.contains("b plays pass\\u{1b}[31m"), "{text}");
+}
+
+#[test]
+fn a_piece_symbol_with_a_control_character_is_refused() {
+    let path = never_ends_as("Never ends", "\\u001b", "pass");
+    let out = rulebook().arg("check").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("error: a piece symbol is one or two printable characters, not digits"),
+        "{err}"
+    );
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+}
+
+#[test]
+fn a_transcript_with_a_header_key_twice_is_refused_with_the_line() {
+    let dir = scratch("twice");
+    for (key, value, line) in [
+        ("seed", "1", 6),
+        ("param diagonal_steps", "true", 6),
+        ("file", "games/staqs.toml", 6),
+    ] {
+        let path = dir.join("t.txt");
+        std::fs::write(
+            &path,
+            format!(
+                "# rulebook transcript\ngame: STAQS\nfile: games/staqs.toml\n\
+                 param diagonal_steps: false\nseed: 0\n{key}: {value}\nresult: unfinished\n\n"
+            ),
+        )
+        .unwrap();
+        let out = rulebook().arg("replay").arg(&path).output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{key}");
+        let first = if key == "file" {
+            3
+        } else if key == "seed" {
+            5
+        } else {
+            4
+        };
+        assert!(
+            stderr(&out).ends_with(&format!(
+                "t.txt: line {line}: `{key}` is given twice in the header (first on line \
+                 {first}): keep the right one\n"
+            )),
+            "{}",
+            stderr(&out)
+        );
+    }
+}

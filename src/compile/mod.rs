@@ -22,6 +22,7 @@ use crate::engine::state::{NEUTRAL, Piece, State};
 use crate::lang::ast::{Binding, Expr, Span};
 use crate::lang::parser;
 use crate::lang::types::Type;
+use crate::render::text::{printable, printable_lines};
 use crate::spec::diag::Diagnostic;
 use crate::spec::schema::Code;
 use crate::spec::{Source, schema};
@@ -381,8 +382,10 @@ impl Compiler<'_> {
         }
         let initial = State::new(stacks, vars, players.len(), kinds.len());
         let mut game = Game {
-            name: f.game.name.clone(),
-            rules: f.game.rules.clone(),
+            // Printed by every command: escaped once here, so no control character of the
+            // file reaches the terminal.
+            name: printable(&f.game.name).into_owned(),
+            rules: printable_lines(&f.game.rules).into_owned(),
             params,
             players,
             board,
@@ -716,14 +719,16 @@ impl Compiler<'_> {
                     ));
                 }
             };
-            // Digits would read as the stack height drawn after the symbol.
+            // Digits would read as the stack height drawn after the symbol, and a control
+            // character would be an instruction to the terminal.
             if symbols.iter().any(|s| {
-                !(1..=2).contains(&s.chars().count()) || s.chars().any(|c| c.is_ascii_digit())
+                !(1..=2).contains(&s.chars().count())
+                    || s.chars().any(|c| c.is_ascii_digit() || c.is_control())
             }) {
                 return Err(self.at(
                     spec.symbol.span(),
-                    "a piece symbol is one or two characters, not digits",
-                    "too long, empty or with a digit",
+                    "a piece symbol is one or two printable characters, not digits",
+                    "too long, empty, or with a digit or a control character",
                 ));
             }
             kinds.push(KindInfo {
@@ -1255,6 +1260,13 @@ impl Compiler<'_> {
         }
         if !literal.is_empty() {
             pieces.push(NotationPiece::Text(literal));
+        }
+        // Ply texts are printed everywhere: a control character in the template is kept
+        // escaped, as the text a person sees and types.
+        for piece in &mut pieces {
+            if let NotationPiece::Text(t) = piece {
+                *t = printable(t).into_owned();
+            }
         }
         Ok(pieces)
     }

@@ -1,6 +1,6 @@
 //! Records of games: the JSON Lines trace written by `selfplay --trace`, and the
 //! plain-text transcripts that `play` saves and `replay` checks, and the one way files
-//! are written.
+//! are read (bounded) and written (atomically).
 
 pub mod file;
 pub mod trace;

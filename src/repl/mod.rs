@@ -19,8 +19,9 @@ use crate::bots::{self, Bot};
 use crate::cli::{Failure, GameArgsRef, load_game};
 use crate::engine::game::{Game, normalize};
 use crate::engine::state::State;
-use crate::record::transcript::{Entry, Transcript};
+use crate::record::transcript::{Entry, Transcript, closest_plies};
 use crate::render::board::{legend, render_marked, use_colour};
+use crate::render::text::{echo, printable, printable_lines};
 use input::{Input, Line};
 
 /// How a session starts.
@@ -123,6 +124,11 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
                 }
                 return Ok(());
             }
+            Line::Refused(why) => {
+                writeln!(out, "{why}")?;
+                continue;
+            }
+            Line::Failed(why) => return Err(Failure(unsaved(&session, why))),
         };
         let (word, rest) = split_command(&line);
         match word {
@@ -135,7 +141,8 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
             }
             _ => {
                 let reply = session.command(word, rest, &line);
-                write!(out, "{}", reply.text)?;
+                // Replies quote what was typed and read from files: escaped as a whole.
+                write!(out, "{}", printable_lines(&reply.text))?;
                 show_board |= reply.show_board;
             }
         }
@@ -167,8 +174,24 @@ fn offer_to_save(
                 },
             },
             Line::Cancelled => return Ok(false),
-            Line::End => return Ok(true),
+            Line::End => {
+                // On a terminal the cursor is still after the prompt.
+                let lead = if input.interactive() { "\n" } else { "" };
+                writeln!(out, "{lead}end of input: left without saving")?;
+                return Ok(true);
+            }
+            Line::Refused(why) => writeln!(out, "{why}")?,
+            Line::Failed(why) => return Err(Failure(unsaved(session, why))),
         }
+    }
+}
+
+/// An input error, and that the game was lost with it if it had not been saved.
+fn unsaved(session: &Session, why: String) -> String {
+    if session.dirty {
+        format!("{why}; the game was not saved")
+    } else {
+        why
     }
 }
 
@@ -368,7 +391,8 @@ impl Session {
                 name => match commands::find(name) {
                     Some(c) => Reply::say(format!("{}\n  {}", c.usage, c.help)),
                     None => Reply::say(format!(
-                        "no command `{name}`; commands: {}",
+                        "no command `{}`; commands: {}",
+                        echo(name),
                         commands::COMMANDS
                             .iter()
                             .map(|c| c.name)
@@ -461,7 +485,7 @@ impl Session {
         if self.over() {
             return Reply::say(format!(
                 "`{}`: the game is over; `new`, `undo`, `save FILE` or `quit`",
-                line.trim()
+                echo(line)
             ));
         }
         let text = match line.trim().parse::<usize>() {
@@ -470,11 +494,12 @@ impl Session {
                 match legal.get(n.wrapping_sub(1)) {
                     Some(t) => t.clone(),
                     None => {
-                        return Reply::say(format!(
-                            "there is no ply number {n}; `moves` lists {} (1 to {})",
-                            legal.len(),
-                            legal.len()
-                        ));
+                        return Reply::say(match legal.len() {
+                            1 => format!("there is no ply number {n}; there is 1 legal ply (1)"),
+                            k => {
+                                format!("there is no ply number {n}; `moves` lists {k} (1 to {k})")
+                            }
+                        });
                     }
                 }
             }
@@ -518,7 +543,7 @@ impl Session {
                     .collect();
                 let _ = writeln!(s, "{}", line.join(" ").trim_end());
             }
-            let _ = writeln!(s, "{} legal plies", legal.len());
+            let _ = writeln!(s, "{}", legal_plies(legal.len()));
             return s;
         }
         let mut i = 0;
@@ -536,7 +561,7 @@ impl Session {
             }
             let _ = writeln!(s, "{line}");
         }
-        let _ = writeln!(s, "{} legal plies", legal.len());
+        let _ = writeln!(s, "{}", legal_plies(legal.len()));
         s
     }
 
@@ -655,8 +680,7 @@ impl Session {
 
     /// Replaces the game with the one a transcript holds; this game is kept on failure.
     fn load(&mut self, path: &str) -> Result<String, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        let t = Transcript::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+        let t = Transcript::read(path)?;
         if t.game != self.game.name {
             return Err(format!(
                 "{path} is a game of {}, and this is {}: start `rulebook play GAMEFILE --load {path}`",
@@ -691,7 +715,7 @@ impl Session {
         }
         for (name, text) in &t.names {
             if let Ok(i) = seat_index(&self.game, name) {
-                self.names[i] = Some(text.clone());
+                self.names[i] = Some(printable(text).into_owned());
             }
         }
         self.dirty = false;
@@ -727,20 +751,29 @@ fn illegal(game: &Game, state: &State, text: &str, closest: &[String]) -> String
     let same_start = legal.iter().filter(|t| start(t) == from).count();
     let mut s = if same_start > 0 {
         format!(
-            "`{}` is not legal: {same_start} legal plies start with `{from}`, this is not one",
-            text.trim()
+            "`{}` is not legal: {} start{} with `{}`, this is not one",
+            echo(text),
+            legal_plies(same_start),
+            if same_start == 1 { "s" } else { "" },
+            echo(&from)
         )
     } else if legal.iter().any(|t| t.starts_with(&from)) || from.is_empty() {
-        format!("`{}` is not a legal ply here", text.trim())
+        format!("`{}` is not a legal ply here", echo(text))
     } else {
         format!(
-            "`{}` is not a command, and no legal ply starts with `{from}`",
-            text.trim()
+            "`{}` is not a command, and no legal ply starts with `{}`",
+            echo(text),
+            echo(&from)
         )
     };
     if !closest.is_empty() {
-        let _ = write!(s, "; closest legal plies: {}", closest.join(", "));
+        let _ = write!(s, "; {}", closest_plies(closest));
     }
     s.push_str(" (`moves` lists them all, `help` the commands)");
     s
+}
+
+/// `1 legal ply`, `3 legal plies`.
+fn legal_plies(n: usize) -> String {
+    format!("{n} legal {}", if n == 1 { "ply" } else { "plies" })
 }

@@ -17,9 +17,13 @@ pub struct Source {
     pub file: GameFile,
 }
 
+/// The largest game file read, in bytes: real ones are a few kilobytes, and the bound
+/// keeps a wrong path (`/dev/zero`, a video) from being read until memory runs out.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
 /// Reads and parses a game file; TOML and schema errors come back located.
 pub fn load(path: &str) -> Result<Source, Box<Diagnostic>> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = crate::record::file::read_text(path, MAX_FILE_BYTES, "game file").map_err(|e| {
         Box::new(Diagnostic::plain(
             path,
             format!("cannot read the game file: {e}"),
