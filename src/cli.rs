@@ -51,7 +51,8 @@ struct GameArgs {
 enum Command {
     /// Loads and validates game files; prints one summary line per valid game.
     Check {
-        #[arg(required = true)]
+        /// The game files to check (exit code 1 if any is invalid).
+        #[arg(required = true, value_name = "GAME")]
         games: Vec<String>,
     },
     /// Lists the legal plies of a position, sorted, one a line.
@@ -69,7 +70,8 @@ enum Command {
     Perft {
         #[command(flatten)]
         game: GameArgs,
-        #[arg(long)]
+        /// How many plies deep to count, from 1 to 64.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: u32,
         /// Prints the count under each first ply.
         #[arg(long)]
@@ -86,13 +88,14 @@ enum Command {
     Selfplay {
         #[command(flatten)]
         game: GameArgs,
+        /// Seeds the random plies and the bots: the same seed plays the same game.
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// One bot spec per seat, in seat order, e.g. --bots greedy,mcts:iters=500.
         #[arg(long, value_name = "SPEC,SPEC,...")]
         bots: Option<String>,
         /// Ends the game as a draw after this many plies (overrides the file's cap).
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
         max_plies: Option<u32>,
         /// Writes a JSON Lines trace of the game to this file.
         #[arg(long, value_name = "FILE")]
@@ -109,13 +112,16 @@ enum Command {
         /// are separated by commas too: mcts:ms=200,c=1.4,greedy).
         #[arg(long, value_name = "SPEC,SPEC,...")]
         bots: String,
-        #[arg(long, default_value_t = 100)]
-        games: usize,
+        /// How many games to play, from 1 to 1,000,000,000 (seats rotate from game to game).
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+        games: u64,
+        /// Seeds every game (each gets its own seed from it): the same seed gives the same
+        /// table.
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Worker threads, at most 256 (0, the default: one per core).
-        #[arg(long, default_value_t = 0)]
-        jobs: usize,
+        /// Worker threads, from 1 to 256 (default: one per core).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=tournament::MOST_JOBS as u64))]
+        jobs: Option<u64>,
         /// Also writes the results as JSON to this file.
         #[arg(long, value_name = "FILE")]
         json: Option<String>,
@@ -127,9 +133,11 @@ enum Command {
     Bench {
         #[command(flatten)]
         game: GameArgs,
-        /// How long to play random playouts (MCTS is then measured for a fifth of it).
+        /// How long to play random playouts, more than 0 and at most 3600 (MCTS is then
+        /// measured for a fifth of it, at least half a second).
         #[arg(long, default_value_t = 5.0)]
         seconds: f64,
+        /// Seeds the random playouts and MCTS.
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Also writes the figures as JSON to this file.
@@ -417,9 +425,9 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             let g = load_game(&game.as_ref())?;
             let settings = tournament::MatchSettings {
                 bots: split_bot_specs(&bots),
-                games,
+                games: games as usize,
                 seed,
-                jobs,
+                jobs: jobs.map_or(0, |j| j as usize),
                 file: game.game.clone(),
                 transcripts,
             };
@@ -490,16 +498,22 @@ pub fn split_bot_specs(text: &str) -> Vec<String> {
     specs
 }
 
-/// A duration option, checked: a number of seconds greater than 0 and at most `most`
-/// (NaN and infinities refused, which a `Duration` cannot hold).
+/// A duration option, checked: a number of seconds more than 0 and at most `most` (NaN
+/// and infinities refused, which a `Duration` cannot hold). The message says which bound
+/// was missed: "between 0 and N, got 0" reads as if 0 were allowed.
 fn seconds_option(name: &str, seconds: f64, most: f64) -> Result<Duration, Failure> {
-    if seconds.is_finite() && seconds > 0.0 && seconds <= most {
-        Ok(Duration::from_secs_f64(seconds))
+    let why = if seconds.is_nan() || seconds.is_infinite() {
+        "is not a number"
+    } else if seconds <= 0.0 {
+        "leaves no time"
+    } else if seconds > most {
+        "is too long"
     } else {
-        Err(Failure(format!(
-            "{name} takes a number of seconds greater than 0 and at most {most}, got {seconds}"
-        )))
-    }
+        return Ok(Duration::from_secs_f64(seconds));
+    };
+    Err(Failure(format!(
+        "{name} {seconds} {why}: the number of seconds must be more than 0 and at most {most}"
+    )))
 }
 
 /// Leaf plies at `depth` from `state`; a ply that ends the game is a leaf.
@@ -684,11 +698,13 @@ pub fn replay(path: &str, board: bool, out: &mut impl Write) -> Result<(), Failu
     if !board {
         write!(out, "{}", render(&game, &state))?;
     }
+    let n = t.plies.len();
     writeln!(
         out,
-        "{path}: {} plies replayed, result: {}",
-        t.plies.len(),
-        t.result
+        "{}: {n} {} replayed, result: {}",
+        printable(path),
+        if n == 1 { "ply" } else { "plies" },
+        printable(&t.result)
     )?;
     Ok(())
 }

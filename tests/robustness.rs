@@ -385,3 +385,161 @@ fn a_transcript_with_a_header_key_twice_is_refused_with_the_line() {
         );
     }
 }
+
+#[test]
+fn every_numeric_option_out_of_its_range_is_refused_not_clamped_or_run() {
+    // Before, `--depth 0` printed 1, `--games 0` printed an empty table, `iters=0` ran one
+    // iteration and `alphabeta:ms=18446744073709551615` searched until memory ran out.
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["perft", "games/staqs.toml", "--depth", "0"],
+            "0 is not in 1..=64",
+        ),
+        (
+            &["perft", "games/staqs.toml", "--depth", "65"],
+            "65 is not in 1..=64",
+        ),
+        (
+            &["selfplay", "games/staqs.toml", "--max-plies", "0"],
+            "0 is not in 1..",
+        ),
+        (
+            &[
+                "match",
+                "games/staqs.toml",
+                "--bots",
+                "random",
+                "--games",
+                "0",
+            ],
+            "0 is not in 1..=1000000000",
+        ),
+        (
+            &[
+                "match",
+                "games/staqs.toml",
+                "--bots",
+                "random",
+                "--jobs",
+                "0",
+            ],
+            "0 is not in 1..=256",
+        ),
+        (
+            &[
+                "match",
+                "games/staqs.toml",
+                "--bots",
+                "random",
+                "--jobs",
+                "257",
+            ],
+            "257 is not in 1..=256",
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = rulebook().args(*args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).contains(expected),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    for (spec, expected) in [
+        (
+            "mcts:iters=0",
+            "bot option `iters=0` of `mcts`: it must be from 1 to 10000000",
+        ),
+        ("mcts:iters=10000001", "it must be from 1 to 10000000"),
+        (
+            "mcts:ms=0",
+            "bot option `ms=0` of `mcts`: it must be from 1 to 3600000",
+        ),
+        ("mcts:ms=3600001", "it must be from 1 to 3600000"),
+        (
+            "mcts:playout=0",
+            "bot option `playout=0` of `mcts`: it must be from 1 to 1000000",
+        ),
+        (
+            "mcts:c=101",
+            "mcts option `c=101` must be a number from 0 to 100",
+        ),
+        (
+            "alphabeta:depth=0",
+            "bot option `depth=0` of `alphabeta`: it must be from 1 to 64",
+        ),
+        ("alphabeta:depth=65", "it must be from 1 to 64"),
+        (
+            "alphabeta:ms=18446744073709551615",
+            "it must be from 1 to 3600000",
+        ),
+    ] {
+        let out = rulebook()
+            .args(["selfplay", "games/staqs.toml", "--bots"])
+            .arg(format!("{spec},random"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{spec}");
+        assert!(stderr(&out).contains(expected), "{spec}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn bench_seconds_0_says_it_leaves_no_time_rather_than_a_range_that_holds_0() {
+    let out = rulebook()
+        .args(["bench", "games/sight.toml", "--seconds", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "--seconds 0 leaves no time: the number of seconds must be more than 0 and at most 3600\n"
+    );
+}
+
+#[test]
+fn every_flag_and_argument_is_documented_in_help() {
+    for command in [
+        "check", "moves", "perft", "selfplay", "match", "bench", "replay", "play",
+    ] {
+        let out = rulebook().args([command, "--help"]).output().unwrap();
+        let help = stdout(&out);
+        let mut entries = 0;
+        for line in help.lines().filter(|l| l.starts_with("  ")) {
+            let entry = line.trim_start();
+            if !(entry.starts_with('-') || entry.starts_with('<')) {
+                continue;
+            }
+            entries += 1;
+            // The flag, then two spaces or more, then its help.
+            let described = entry
+                .split_once("  ")
+                .is_some_and(|(_, text)| !text.trim().is_empty());
+            assert!(
+                described,
+                "`rulebook {command} --help`: no text for `{entry}`"
+            );
+            assert!(
+                !entry.contains("[default: 0]") || entry.contains("--seed"),
+                "{entry}"
+            );
+        }
+        assert!(entries >= 2, "{command}: {help}");
+    }
+}
+
+#[test]
+fn a_transcript_with_a_byte_order_mark_is_read_like_a_game_file() {
+    let dir = scratch("bom");
+    let path = dir.join("t.txt");
+    std::fs::write(
+        &path,
+        "\u{feff}# rulebook transcript\ngame: STAQS\nfile: games/staqs.toml\n\
+         param diagonal_steps: false\nseed: 0\nresult: unfinished\n\n1. blue c3\n",
+    )
+    .unwrap();
+    let out = rulebook().arg("replay").arg(&path).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).ends_with("t.txt: 1 ply replayed, result: unfinished\n"));
+}

@@ -33,6 +33,14 @@ pub enum Budget {
 /// The options `alphabeta` takes, for error messages.
 pub const OPTIONS: &[&str] = &["depth", "ms"];
 
+/// The deepest search, in plies (also where a time budget stops deepening).
+pub const MAX_DEPTH: u32 = 64;
+
+/// The most positions the transposition table keeps (some hundreds of megabytes): past
+/// it the table starts afresh, so a long time budget slows the search a little instead of
+/// filling memory.
+const MAX_TABLE: usize = 2_000_000;
+
 /// Iterative-deepening alpha-beta (paranoid beyond two players).
 pub struct AlphaBetaBot {
     rng: Xoshiro256PlusPlus,
@@ -74,12 +82,12 @@ impl AlphaBetaBot {
 
     /// A bot from a spec's options: `depth=N` or `ms=N` (default depth 3).
     pub fn from_spec(spec: &mut Spec, seed: u64) -> Result<AlphaBetaBot, String> {
-        let depth: Option<u32> = spec.take("depth")?;
-        let ms: Option<u64> = spec.take("ms")?;
+        let depth: Option<u32> = spec.take_in("depth", 1..=MAX_DEPTH)?;
+        let ms: Option<u64> = spec.take_in("ms", 1..=super::MAX_MS)?;
         let budget = match (depth, ms) {
             (Some(_), Some(_)) => return Err("alphabeta takes `depth` or `ms`, not both".into()),
-            (_, Some(ms)) => Budget::Time(Duration::from_millis(ms.max(1))),
-            (Some(d), None) => Budget::Depth(d.clamp(1, 64)),
+            (_, Some(ms)) => Budget::Time(Duration::from_millis(ms)),
+            (Some(d), None) => Budget::Depth(d),
             (None, None) => Budget::Depth(3),
         };
         spec.finish(OPTIONS)?;
@@ -210,6 +218,9 @@ impl Search<'_> {
         } else {
             Bound::Exact
         };
+        if self.table.len() >= MAX_TABLE {
+            self.table.clear();
+        }
         self.table.insert(
             hash,
             Entry {
@@ -233,7 +244,7 @@ impl Bot for AlphaBetaBot {
         plies.shuffle(&mut self.rng);
         let (max_depth, deadline) = match self.budget {
             Budget::Depth(d) => (d, None),
-            Budget::Time(t) => (64, Some(Instant::now() + t)),
+            Budget::Time(t) => (MAX_DEPTH, Some(Instant::now() + t)),
         };
         let mut search = Search {
             game,

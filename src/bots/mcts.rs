@@ -38,6 +38,11 @@ pub struct MctsBot {
 /// The options `mcts` takes, for error messages.
 pub const OPTIONS: &[&str] = &["iters", "ms", "c", "playout"];
 
+/// The most nodes one search grows (about a gigabyte): a search stops there whatever its
+/// budget, as a long time budget on a fast game would otherwise fill memory. It is also
+/// the most iterations `iters` may ask for (each iteration adds at most one node).
+pub const MAX_NODES: usize = 10_000_000;
+
 impl MctsBot {
     /// A bot with the given budget and the default exploration constant and playout cap.
     pub fn new(seed: u64, budget: Budget) -> MctsBot {
@@ -51,23 +56,25 @@ impl MctsBot {
 
     /// A bot from a spec's options: `iters=N` or `ms=N`, `c=F`, `playout=N`.
     pub fn from_spec(spec: &mut Spec, seed: u64) -> Result<MctsBot, String> {
-        let iters: Option<u64> = spec.take("iters")?;
-        let ms: Option<u64> = spec.take("ms")?;
+        let iters: Option<u64> = spec.take_in("iters", 1..=MAX_NODES as u64)?;
+        let ms: Option<u64> = spec.take_in("ms", 1..=super::MAX_MS)?;
         let budget = match (iters, ms) {
             (Some(_), Some(_)) => return Err("mcts takes `iters` or `ms`, not both".into()),
-            (_, Some(ms)) => Budget::Time(Duration::from_millis(ms.max(1))),
-            (Some(n), None) => Budget::Iterations(n.max(1)),
+            (_, Some(ms)) => Budget::Time(Duration::from_millis(ms)),
+            (Some(n), None) => Budget::Iterations(n),
             (None, None) => Budget::Iterations(1000),
         };
         let mut bot = MctsBot::new(seed, budget);
         if let Some(c) = spec.take::<f64>("c")? {
-            if !c.is_finite() || c < 0.0 {
-                return Err(format!("mcts option `c={c}` must be a number ≥ 0"));
+            if !(0.0..=100.0).contains(&c) {
+                return Err(format!(
+                    "mcts option `c={c}` must be a number from 0 to 100"
+                ));
             }
             bot.c = c;
         }
-        if let Some(cap) = spec.take::<u32>("playout")? {
-            bot.playout_cap = cap.max(1);
+        if let Some(cap) = spec.take_in::<u32>("playout", 1..=1_000_000)? {
+            bot.playout_cap = cap;
         }
         spec.finish(OPTIONS)?;
         Ok(bot)
@@ -220,14 +227,14 @@ impl MctsBot {
         let mut iterations = 0;
         match self.budget {
             Budget::Iterations(n) => {
-                for _ in 0..n {
+                while iterations < n && tree.len() < MAX_NODES {
                     self.iterate(game, state, &mut scratch, &mut tree);
+                    iterations += 1;
                 }
-                iterations = n;
             }
             Budget::Time(limit) => {
                 let start = Instant::now();
-                while start.elapsed() < limit {
+                while start.elapsed() < limit && tree.len() < MAX_NODES {
                     self.iterate(game, state, &mut scratch, &mut tree);
                     iterations += 1;
                 }

@@ -23,6 +23,9 @@ pub trait Bot {
 /// (docs/bots.md has the figures).
 pub const DEFAULT_OPPONENT: &str = "greedy";
 
+/// The longest time budget a bot spec may give (`ms=`), an hour: longer is a mistake.
+pub const MAX_MS: u64 = 3_600_000;
+
 /// The bots that exist, for help and error messages.
 pub const BOTS: &[&str] = &["random", "greedy", "alphabeta", "mcts"];
 
