@@ -149,6 +149,10 @@ enum Command {
         /// A transcript written by `play` (`save`), `selfplay --transcript` or `match
         /// --transcripts`.
         file: String,
+        /// The game file to replay it on, instead of the one its `file:` line names
+        /// (which is looked for beside the transcript, then from the working folder).
+        #[arg(long, value_name = "GAME")]
+        game: Option<String>,
         /// Draws the board after every ply, not only at the end.
         #[arg(long)]
         board: bool,
@@ -475,8 +479,8 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             repl::run(g, &options, out)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Replay { file, board } => {
-            replay(&file, board, out)?;
+        Command::Replay { file, game, board } => {
+            replay(&file, game.as_deref(), board, out)?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -664,14 +668,45 @@ pub fn selfplay_with(
 
 /// Checks a transcript against its game file and prints the positions: the final one, or
 /// every one with `board`. A line that does not fit is an error naming it.
-pub fn replay(path: &str, board: bool, out: &mut impl Write) -> Result<(), Failure> {
+pub fn replay(
+    path: &str,
+    game_file: Option<&str>,
+    board: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
     let t = Transcript::read(path).map_err(Failure)?;
-    let params: Vec<String> = t.params.iter().map(|(n, v)| format!("{n}={v}")).collect();
-    let game = load_game(&GameArgsRef {
-        game: &t.file,
-        params: &params,
-    })
-    .map_err(|e| Failure(format!("{path}: the game file `{}`: {}", t.file, e.0)))?;
+    let shown = printable(path);
+    let file = match game_file {
+        Some(file) => file.to_string(),
+        None => transcript_game_file(path, &t.file).map_err(Failure)?,
+    };
+    let source = spec::load(&file).map_err(|d| {
+        Failure(format!(
+            "{shown}: the game file `{}`: {d}",
+            printable(&file)
+        ))
+    })?;
+    // Before its parameters are applied: another game's would be "unknown parameters".
+    let name = printable(&source.file.game.name);
+    if name != t.game {
+        return Err(Failure(format!(
+            "{shown}: this transcript is of game `{}`, but {} holds `{name}`{}",
+            echo(&t.game),
+            printable(&file),
+            if game_file.is_some() {
+                ""
+            } else {
+                "; give the right game file with --game FILE"
+            }
+        )));
+    }
+    let params: Vec<(String, String)> = t.params.clone();
+    let game = compile::compile(&source, &params).map_err(|d| {
+        Failure(format!(
+            "{shown}: the game file `{}`: {d}",
+            printable(&file)
+        ))
+    })?;
     let mut shown = String::new();
     let state = t
         .replay(&game, |entry, state| {
@@ -707,6 +742,33 @@ pub fn replay(path: &str, board: bool, out: &mut impl Write) -> Result<(), Failu
         printable(&t.result)
     )?;
     Ok(())
+}
+
+/// Where the game file a transcript names is: beside the transcript first (a folder of
+/// transcripts can travel with its games), then from the working folder (where `play`
+/// and `selfplay` were run when they wrote it).
+fn transcript_game_file(transcript: &str, named: &str) -> Result<String, String> {
+    let named_path = std::path::Path::new(named);
+    if named_path.is_absolute() {
+        return Ok(named.to_string());
+    }
+    let folder = std::path::Path::new(transcript)
+        .parent()
+        .unwrap_or(std::path::Path::new(""));
+    let beside = folder.join(named_path);
+    if beside.is_file() {
+        return Ok(beside.to_string_lossy().into_owned());
+    }
+    if named_path.is_file() {
+        return Ok(named.to_string());
+    }
+    Err(format!(
+        "{}: the game file `{}` is neither beside it ({}) nor in the working folder; give \
+         it with --game FILE",
+        printable(transcript),
+        printable(named),
+        printable(&beside.to_string_lossy())
+    ))
 }
 
 /// Plays a few seeded random games to catch what loading cannot: two plies written alike

@@ -543,3 +543,75 @@ fn a_transcript_with_a_byte_order_mark_is_read_like_a_game_file() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).ends_with("t.txt: 1 ply replayed, result: unfinished\n"));
 }
+
+/// A STAQS transcript of one ply whose `file:` line is `file`.
+fn staqs_transcript(file: &str) -> String {
+    format!(
+        "# rulebook transcript\ngame: STAQS\nfile: {file}\nparam diagonal_steps: false\n\
+         seed: 0\nresult: unfinished\n\n1. blue c3\n"
+    )
+}
+
+#[test]
+fn replay_finds_the_game_file_beside_the_transcript_and_takes_game_to_name_another() {
+    let dir = scratch("beside");
+    std::fs::copy(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games/staqs.toml"),
+        dir.join("my-staqs.toml"),
+    )
+    .unwrap();
+    let path = dir.join("t.txt");
+    std::fs::write(&path, staqs_transcript("my-staqs.toml")).unwrap();
+    // Run from the repository root, where there is no my-staqs.toml.
+    let out = rulebook().arg("replay").arg(&path).output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    std::fs::write(&path, staqs_transcript("gone/staqs.toml")).unwrap();
+    let out = rulebook().arg("replay").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("the game file `gone/staqs.toml` is neither beside it (")
+            && stderr(&out).contains("nor in the working folder; give it with --game FILE"),
+        "{}",
+        stderr(&out)
+    );
+    let out = rulebook()
+        .arg("replay")
+        .arg(&path)
+        .args(["--game", "games/staqs.toml"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn a_transcript_replayed_on_another_game_file_says_which_game_it_is_of() {
+    let dir = scratch("other-game");
+    let path = dir.join("t.txt");
+    std::fs::write(&path, staqs_transcript("games/staqs.toml")).unwrap();
+    // Before: "unknown parameter `diagonal_steps`", Bounce's parameters being size only.
+    let out = rulebook()
+        .arg("replay")
+        .arg(&path)
+        .args(["--game", "games/bounce.toml"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).ends_with(
+            "t.txt: this transcript is of game `STAQS`, but games/bounce.toml holds `Bounce`\n"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::write(&path, staqs_transcript("games/bounce.toml")).unwrap();
+    let out = rulebook().arg("replay").arg(&path).output().unwrap();
+    assert!(
+        stderr(&out).ends_with(
+            "this transcript is of game `STAQS`, but games/bounce.toml holds `Bounce`; give \
+             the right game file with --game FILE\n"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -438,6 +438,40 @@ impl Compiler<'_> {
                     ));
                 }
             };
+            let (min, max) = (
+                spec.min.as_ref().map(|m| *m.get_ref()),
+                spec.max.as_ref().map(|m| *m.get_ref()),
+            );
+            if let (Some(lo), Some(hi)) = (&spec.min, &spec.max)
+                && lo.get_ref() > hi.get_ref()
+            {
+                return Err(self.at(
+                    lo.span(),
+                    format!(
+                        "parameter `{name}` has `min` {} above its `max` {}: no value fits",
+                        lo.get_ref(),
+                        hi.get_ref()
+                    ),
+                    "greater than `max`",
+                ));
+            }
+            let range = match (min, max) {
+                (Some(a), Some(b)) => format!("from {a} to {b}"),
+                (Some(a), None) => format!("at least {a}"),
+                (None, Some(b)) => format!("at most {b}"),
+                (None, None) => String::new(),
+            };
+            let out_of_range = |v: i64| min.is_some_and(|m| v < m) || max.is_some_and(|m| v > m);
+            if out_of_range(default) {
+                return Err(self.at(
+                    spec.default.span(),
+                    format!(
+                        "the default of parameter `{name}`, {default}, is out of its range: it \
+                         must be {range}"
+                    ),
+                    "outside `min` and `max`",
+                ));
+            }
             let given = overrides.iter().rev().find(|(n, _)| n == name);
             let value = match given {
                 None => default,
@@ -466,15 +500,7 @@ impl Compiler<'_> {
                     })?
                 }
             };
-            let out_of_range =
-                spec.min.is_some_and(|m| value < m) || spec.max.is_some_and(|m| value > m);
-            if out_of_range {
-                let range = match (spec.min, spec.max) {
-                    (Some(a), Some(b)) => format!("from {a} to {b}"),
-                    (Some(a), None) => format!("at least {a}"),
-                    (None, Some(b)) => format!("at most {b}"),
-                    (None, None) => String::new(),
-                };
+            if out_of_range(value) {
                 return Err(Box::new(Diagnostic::plain(
                     self.path(),
                     format!("parameter `{name}` = {value} is out of range: it must be {range}"),

@@ -53,8 +53,8 @@ pub struct Meta {
 #[serde(deny_unknown_fields)]
 pub struct ParamSpec {
     pub default: Spanned<toml::Value>,
-    pub min: Option<i64>,
-    pub max: Option<i64>,
+    pub min: Option<Spanned<i64>>,
+    pub max: Option<Spanned<i64>>,
     /// A condition over the parameters that a value must meet.
     pub check: Option<Code>,
     #[serde(default)]
