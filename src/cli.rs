@@ -652,7 +652,8 @@ pub fn selfplay_with(
         record
             .moves
             .push(format!("{:>4}. {player} {text}", index + 1));
-        record.transcript.push(game, &state, &text);
+        let by = record.transcript.seats[state.to_move as usize].1.clone();
+        record.transcript.push(game, &state, &text, &by);
         game.play(&mut state, &ply);
         index += 1;
     }

@@ -253,8 +253,9 @@ fn selfplay_is_the_same_game_for_the_same_seed_and_writes_a_trace() {
         let status = rulebook()
             .args(["selfplay", "games/staqs.toml", "--seed", "11", "--trace"])
             .arg(path)
-            .status()
-            .unwrap();
+            .output()
+            .unwrap()
+            .status; // output() keeps the moves list off the test log
         assert!(status.success());
     }
     let ta = std::fs::read_to_string(&a).unwrap();
@@ -289,8 +290,9 @@ fn selfplay_ply_cap_is_reported_as_such() {
             "--trace",
         ])
         .arg(&path)
-        .status()
-        .unwrap();
+        .output()
+        .unwrap()
+        .status; // output() keeps the moves list off the test log
     assert!(status.success());
     let text = std::fs::read_to_string(&path).unwrap();
     assert_eq!(text.lines().count(), 1 + 5 + 1);

@@ -13,6 +13,7 @@ mod fast_engines;
 mod fuzz;
 mod hooks;
 mod invariants;
+mod play;
 mod positions;
 mod properties;
 mod reference;

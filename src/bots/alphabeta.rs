@@ -6,6 +6,7 @@
 //! plies of a position by the best one the previous iteration found there, kept in the
 //! transposition table under the position's Zobrist hash.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -69,6 +70,8 @@ struct Search<'a> {
     me: u8,
     table: FxHashMap<u64, Entry>,
     deadline: Option<Instant>,
+    /// Set from outside (Ctrl-C in `play`) to stop the search like the deadline does.
+    stop: &'a AtomicBool,
     out_of_time: bool,
 }
 
@@ -136,6 +139,9 @@ impl Search<'_> {
         if let Some(deadline) = self.deadline
             && Instant::now() >= deadline
         {
+            self.out_of_time = true;
+        }
+        if self.stop.load(Ordering::Relaxed) {
             self.out_of_time = true;
         }
         self.out_of_time
@@ -236,6 +242,12 @@ impl Search<'_> {
 
 impl Bot for AlphaBetaBot {
     fn choose(&mut self, game: &Game, state: &State) -> Option<Ply> {
+        self.choose_or_stop(game, state, &AtomicBool::new(false))
+    }
+
+    /// Stopped, it plays the best ply of the deepest search it finished; before the first
+    /// (one ply deep) is finished it has none.
+    fn choose_or_stop(&mut self, game: &Game, state: &State, stop: &AtomicBool) -> Option<Ply> {
         let mut plies = game.legal_plies(state);
         if plies.len() <= 1 {
             return plies.pop();
@@ -251,9 +263,11 @@ impl Bot for AlphaBetaBot {
             me: state.to_move,
             table: FxHashMap::default(),
             deadline,
+            stop,
             out_of_time: false,
         };
         let mut best = plies[0].clone();
+        let mut finished = false;
         for depth in 1..=max_depth {
             let mut alpha = i64::MIN;
             let mut iteration_best = None;
@@ -277,11 +291,12 @@ impl Bot for AlphaBetaBot {
                 let i = plies.iter().position(|p| *p == b).expect("from the list");
                 plies[..=i].rotate_right(1);
                 best = b;
+                finished = true;
             }
             if alpha >= WIN - 64 {
                 break;
             }
         }
-        Some(best)
+        (finished || !stop.load(Ordering::Relaxed)).then_some(best)
     }
 }

@@ -6,6 +6,7 @@
 //! several plies by the same player, need no special case. The move played is the most
 //! visited child of the root.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::rngs::Xoshiro256PlusPlus;
@@ -214,6 +215,18 @@ impl MctsBot {
     /// A ply that wins at once is returned without a search (0 visits, score 1): among
     /// many plies, random playouts can leave it too few visits to be chosen.
     pub fn search(&mut self, game: &Game, state: &State) -> (Option<Advice>, u64) {
+        self.search_until(game, state, &AtomicBool::new(false))
+    }
+
+    /// [`MctsBot::search`], stopping early once `stop` is set: the advice is then the
+    /// best of the iterations run so far (none if none ran).
+    pub fn search_until(
+        &mut self,
+        game: &Game,
+        state: &State,
+        stop: &AtomicBool,
+    ) -> (Option<Advice>, u64) {
+        let go_on = || !stop.load(Ordering::Relaxed);
         if let Some(ply) = winning_ply(game, state) {
             let advice = Advice {
                 ply,
@@ -227,14 +240,14 @@ impl MctsBot {
         let mut iterations = 0;
         match self.budget {
             Budget::Iterations(n) => {
-                while iterations < n && tree.len() < MAX_NODES {
+                while iterations < n && tree.len() < MAX_NODES && go_on() {
                     self.iterate(game, state, &mut scratch, &mut tree);
                     iterations += 1;
                 }
             }
             Budget::Time(limit) => {
                 let start = Instant::now();
-                while start.elapsed() < limit && tree.len() < MAX_NODES {
+                while start.elapsed() < limit && tree.len() < MAX_NODES && go_on() {
                     self.iterate(game, state, &mut scratch, &mut tree);
                     iterations += 1;
                 }
@@ -274,10 +287,14 @@ pub fn winning_ply(game: &Game, state: &State) -> Option<Ply> {
 
 impl Bot for MctsBot {
     fn choose(&mut self, game: &Game, state: &State) -> Option<Ply> {
+        self.choose_or_stop(game, state, &AtomicBool::new(false))
+    }
+
+    fn choose_or_stop(&mut self, game: &Game, state: &State, stop: &AtomicBool) -> Option<Ply> {
         let legal = game.legal_plies(state);
         if legal.len() <= 1 {
             return legal.into_iter().next();
         }
-        self.search(game, state).0.map(|a| a.ply)
+        self.search_until(game, state, stop).0.map(|a| a.ply)
     }
 }

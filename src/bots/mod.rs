@@ -9,13 +9,24 @@ pub mod mcts;
 pub mod random;
 pub mod spec;
 
+use std::sync::atomic::AtomicBool;
+
 use crate::engine::game::{Game, Ply};
 use crate::engine::state::{NEUTRAL, State};
 
-/// A player program.
-pub trait Bot {
+/// A player program. `Send`, so that `play` can let it think on a thread of its own
+/// while it shows the time and listens for Ctrl-C.
+pub trait Bot: Send {
     /// Chooses a legal ply for the player to move, or `None` if the game is over.
     fn choose(&mut self, game: &Game, state: &State) -> Option<Ply>;
+
+    /// The same, but gives up once `stop` is set (Ctrl-C in `play`): then it returns the
+    /// best ply it has found so far, or `None` when it has none worth playing yet. A bot
+    /// that answers at once need not look at the flag.
+    fn choose_or_stop(&mut self, game: &Game, state: &State, stop: &AtomicBool) -> Option<Ply> {
+        let _ = stop;
+        self.choose(game, state)
+    }
 }
 
 /// The bot that takes the seats nobody named in `rulebook play`: it answers at once on

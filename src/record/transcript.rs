@@ -11,15 +11,17 @@
 //! seed: 7
 //! result: blue won
 //!
-//! 1. red b1-a1
-//! 2. blue c2-a2
-//! 3. red xc3
+//! 1. red b1-a1  # human
+//! 2. blue c2-a2  # greedy
+//! 3. red xc3  # human
 //! ```
 //!
 //! The header holds what is needed to play the same game again (the game file as it was
-//! given, every parameter, who sat where, the seed) and the result; then one ply per line,
-//! numbered by turn, with the player who made it. Nothing in it depends on the time or the
-//! machine, so a transcript of a seeded bot game is a stable snapshot.
+//! given, every parameter, who sat where when it was saved, the seed) and the result; then
+//! one ply per line, numbered by turn, with the player who made it and, after ` # `, who
+//! chose it (`human` or a bot spec): seats change hands during a game, and a person may
+//! let a bot play one ply. Nothing in it depends on the time or the machine, so a
+//! transcript of a seeded bot game is a stable snapshot.
 
 use std::fmt::Write as _;
 
@@ -31,6 +33,22 @@ use crate::render::text::{echo, printable};
 /// The first line of every transcript.
 pub const MAGIC: &str = "# rulebook transcript";
 
+/// What separates a ply from who chose it, on a ply line.
+const BY: &str = "  # ";
+
+impl Entry {
+    /// The ply written `text` about to be played in `state`, chosen `by` someone.
+    pub fn new(game: &Game, state: &State, text: &str, by: &str) -> Entry {
+        Entry {
+            turn: state.turn,
+            player: game.players[state.to_move as usize].clone(),
+            ply: text.to_string(),
+            by: by.to_string(),
+            line: 0,
+        }
+    }
+}
+
 /// The largest transcript read, in bytes: a game at the default ply cap is well under a
 /// megabyte, and the bound keeps a wrong path from being read until memory runs out.
 pub const MAX_BYTES: u64 = 8 << 20;
@@ -41,6 +59,9 @@ pub struct Entry {
     pub turn: u32,
     pub player: String,
     pub ply: String,
+    /// Who chose the ply: `human` or a bot spec; empty when not known (a transcript
+    /// written before plies recorded it).
+    pub by: String,
     /// The line of the transcript it was read from (0 when not read from a file).
     pub line: usize,
 }
@@ -93,14 +114,9 @@ impl Transcript {
         }
     }
 
-    /// Records a ply about to be played in `state`.
-    pub fn push(&mut self, game: &Game, state: &State, text: &str) {
-        self.plies.push(Entry {
-            turn: state.turn,
-            player: game.players[state.to_move as usize].clone(),
-            ply: text.to_string(),
-            line: 0,
-        });
+    /// Records a ply about to be played in `state`, chosen `by` a person or a bot spec.
+    pub fn push(&mut self, game: &Game, state: &State, text: &str, by: &str) {
+        self.plies.push(Entry::new(game, state, text, by));
     }
 
     /// The result line for a finished game (or `unfinished`).
@@ -140,7 +156,11 @@ impl Transcript {
         }
         let _ = writeln!(s, "seed: {}\nresult: {}\n", self.seed, self.result);
         for e in &self.plies {
-            let _ = writeln!(s, "{}. {} {}", e.turn, e.player, e.ply);
+            let _ = write!(s, "{}. {} {}", e.turn, e.player, e.ply);
+            if !e.by.is_empty() {
+                let _ = write!(s, "{BY}{}", e.by);
+            }
+            s.push('\n');
         }
         s
     }
@@ -262,6 +282,10 @@ impl Transcript {
                     ),
                 )
             };
+            let (line, by) = match line.rsplit_once(" # ") {
+                Some((ply, by)) => (ply.trim_end(), by.trim()),
+                None => (line, ""),
+            };
             let (turn, rest) = line.split_once('.').ok_or_else(bad)?;
             let turn: u32 = turn.trim().parse().map_err(|_| bad())?;
             let (player, ply) = rest.trim().split_once(' ').ok_or_else(bad)?;
@@ -269,6 +293,7 @@ impl Transcript {
                 turn,
                 player: player.to_string(),
                 ply: ply.trim().to_string(),
+                by: by.to_string(),
                 line: n,
             });
         }
