@@ -23,6 +23,8 @@ use crate::record::transcript::{Transcript, closest_plies};
 use crate::render::board::render;
 use crate::render::text::{echo, printable, printable_lines};
 use crate::repl;
+use crate::repl::variant::Variant;
+use crate::repl::{explain, report};
 use crate::spec;
 use crate::tournament;
 
@@ -708,21 +710,45 @@ pub fn replay(
             printable(&file)
         ))
     })?;
-    let mut shown = String::new();
-    let state = t
-        .replay(&game, |entry, state| {
-            if board {
-                shown.push_str(&format!(
-                    "{}. {} {}\n{}\n",
-                    entry.turn,
-                    entry.player,
-                    entry.ply,
-                    render(&game, state)
-                ));
-            }
-        })
-        .map_err(|e| Failure(format!("{path}: {e}")))?;
-    out.write_all(shown.as_bytes())?;
+    // The game file read again, to say what refuses a ply and why the game ended.
+    let variant = Variant::of(&file, &game);
+    let mut drawn = String::new();
+    // The positions before and after the last ply replayed.
+    let (mut before, mut after) = (game.start(), game.start());
+    let replayed = t.replay(&game, |entry, state| {
+        before = std::mem::replace(&mut after, state.clone());
+        if board {
+            let by = if entry.by.is_empty() {
+                String::new()
+            } else {
+                format!("  # {}", entry.by)
+            };
+            let did = report::effects(&game, &before, state);
+            let did = if did.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", did.join("; "))
+            };
+            drawn.push_str(&format!(
+                "{}. {} {}{did}{by}\n{}\n",
+                entry.turn,
+                entry.player,
+                entry.ply,
+                render(&game, state)
+            ));
+        }
+    });
+    let state = replayed.map_err(|e| {
+        let mut message = format!("{shown}: {e}");
+        let failing = t.plies.iter().find(|p| p.line == e.line);
+        if let (Some(entry), Some(variant)) = (failing, &variant)
+            && let Some(why) = explain::why_illegal(variant, &game, &after, &entry.ply)
+        {
+            message = message.replacen(" is not legal here", &format!(" is not legal: {why}"), 1);
+        }
+        Failure(message)
+    })?;
+    out.write_all(printable_lines(&drawn).as_bytes())?;
     let result = Transcript::result_of(&game, &state);
     let resigned = t.result.ends_with(" resigned)") && state.outcome.is_none();
     if !resigned && result != t.result {
@@ -733,6 +759,13 @@ pub fn replay(
     }
     if !board {
         write!(out, "{}", render(&game, &state))?;
+    }
+    if state.outcome.is_some() {
+        writeln!(
+            out,
+            "{}",
+            report::ending(&game, variant.as_ref(), &before, &state)
+        )?;
     }
     let n = t.plies.len();
     writeln!(

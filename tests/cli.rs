@@ -629,7 +629,11 @@ fn replay_names_the_line_of_a_bad_transcript() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("bad.txt: line 9: `c3` is not legal here; closest legal plies:"),
+        stderr.contains(
+            "bad.txt: line 9: `c3` is not legal: as a `place` ply, `height(at) == 1 && \
+             top(at) == neutral` does not hold for at = c3 (games/staqs.toml:62); closest legal \
+             plies:"
+        ),
         "{stderr}"
     );
     std::fs::write(

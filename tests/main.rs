@@ -24,4 +24,5 @@ mod splut;
 mod traces;
 mod traces_splut;
 mod traces_vlkno_sight;
+mod transcripts;
 mod vlkno;

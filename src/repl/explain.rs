@@ -427,8 +427,7 @@ fn describe(
                 (Gate::Member(..), Some(v), _) => said(
                     code,
                     format!(
-                        "{v} is not one of `{}` (`{} in {}`)",
-                        one_line(slice(text, domain.span)),
+                        "{} = {v} is not one of `{}`",
                         var.text,
                         one_line(slice(text, domain.span))
                     ),

@@ -7,11 +7,11 @@
 //! game asks first.
 
 pub mod commands;
-mod explain;
+pub(crate) mod explain;
 mod input;
 mod interrupt;
-mod report;
-mod variant;
+pub(crate) mod report;
+pub(crate) mod variant;
 
 use std::cell::RefCell;
 use std::fmt::Write as _;
