@@ -170,15 +170,24 @@ fn an_illegal_typed_ply_says_which_condition_of_the_game_file_refused_it() {
     ] {
         assert!(text.contains(expected), "no `{expected}` in:\n{text}");
     }
-    let out = play(&["games/splut.toml", "--seed", "1"], "Sd2-d4\nquit\n");
-    assert!(
-        stdout(&out).contains(
-            "`Sd2-d4` is not legal: as a `sorcerer` ply, `to = step(from, d)` is not d4 here \
-             (games/splut.toml:152)"
-        ),
-        "{}",
-        stdout(&out)
+    let out = play(
+        &["games/splut.toml", "--seed", "1"],
+        "Sd2-d4\nSd2-d3 lev e1\nSd2-d3 lev d3\nquit\n",
     );
+    let text = stdout(&out);
+    for expected in [
+        "`Sd2-d4` is not legal: as a `sorcerer` ply, `to = step(from, d)` is not d4 here \
+         (games/splut.toml:152)",
+        // The rock on e1 would be levitated onto e2, where the dwarf is.
+        "`Sd2-d3 lev e1` is not legal: as a `sorcerer` ply, `empty(dest) && (lev_into_vacated \
+         || dest != from)` does not hold (games/splut.toml:166)",
+        // A filter ending in a bracket (its expression's span leaves the bracket out).
+        "`Sd2-d3 lev d3` is not legal: as a `sorcerer` ply, `top(r) == rock && !moved_in(r, \
+         turn - 1) && (lev_ply == 0 || (lev_ply == ply_in_turn - 1 && r == lev...` does not \
+         hold for r = d3 (games/splut.toml:164)",
+    ] {
+        assert!(text.contains(expected), "no `{expected}` in:\n{text}");
+    }
     let out = play(
         &["games/staqs.toml", "--seed", "1"],
         "c3\nc3\nc3-c4\nquit\nno\n",

@@ -2,9 +2,10 @@
 //!
 //! When the text is written like a ply of an action (its notation template, with a cell,
 //! player, kind, direction or number where each `{name}` is), the action's conditions
-//! are taken in the order the generator tests them: for each `choose` binding, the
-//! collection (`to in adjacent(from)`) and its filter (`where empty(to)`), a `where`, a
-//! computed name the text gives (`to = step(from, d)`), then the part's `check`. Variant
+//! are taken in the order the generator tests them: for each `choose` binding of a name
+//! the text gives, the collection (`to in adjacent(from)`) and its filter (`where
+//! empty(to)`); a `where`; a computed name the text gives (`to = step(from, d)`); then the
+//! part's `check`. Variant
 //! `k` of the game keeps the first `k` of them and pins every name the text gives to its
 //! value; the others are dropped. The typed ply is legal in variant 0 (nothing is
 //! required of it) and not in the real game, so there is a first variant where it stops
@@ -17,7 +18,7 @@ use super::variant::{Variant, one_line};
 use crate::engine::board::DIRECTIONS;
 use crate::engine::game::Game;
 use crate::engine::state::State;
-use crate::lang::ast::{Binding, Span};
+use crate::lang::ast::Binding;
 use crate::lang::parser;
 use crate::spec::schema::{ActionSpec, Code};
 
@@ -248,12 +249,15 @@ fn first_refusal(
     for (p, (choose, check)) in parts.iter().enumerate() {
         for (b, code) in choose.iter().enumerate() {
             match parser::parse_binding(code.get_ref()).ok()? {
+                // A name the text does not give keeps its filter in every variant: dropped,
+                // it could let the generator range over every cell for it, and over every
+                // cell again for the next such name.
                 Binding::In { var, filter, .. } => {
                     if value_of(pinned, &var.text).is_some_and(|v| v.class != Class::Other) {
                         gates.push(Gate::Member(p, b));
-                    }
-                    if filter.is_some() {
-                        gates.push(Gate::Filter(p, b));
+                        if filter.is_some() {
+                            gates.push(Gate::Filter(p, b));
+                        }
                     }
                 }
                 Binding::Let { var, .. } => {
@@ -310,9 +314,53 @@ fn value_of<'a>(pinned: &'a [Pinned], name: &str) -> Option<&'a Pinned> {
     pinned.iter().find(|p| p.name == name)
 }
 
-/// The text of `span` inside a binding.
-fn slice(code: &str, span: Span) -> &str {
-    code.get(span.start..span.end).unwrap_or("")
+/// The pieces of a binding's text: its collection or value, and its condition (the
+/// filter of `x in C where F`, the condition of `where P`). Taken from the keywords, not
+/// from the expressions' spans, which leave out the brackets around a bracketed
+/// expression: `where a && (b || c)` must keep its `)`.
+struct Pieces<'a> {
+    /// `C` of `x in C ...`, `E` of `x = E`.
+    value: &'a str,
+    /// `F` of `x in C where F`, `P` of `where P`.
+    condition: Option<&'a str>,
+}
+
+fn pieces<'a>(text: &'a str, binding: &Binding) -> Pieces<'a> {
+    let after = |from: usize, word: &str| -> usize {
+        text.get(from..)
+            .and_then(|rest| rest.find(word))
+            .map_or(text.len(), |i| from + i + word.len())
+    };
+    match binding {
+        Binding::In { var, filter, .. } => {
+            let start = after(var.span.end, "in");
+            match filter {
+                Some(f) => {
+                    let keyword = text
+                        .get(..f.span.start)
+                        .and_then(|before| before.rfind("where"))
+                        .unwrap_or(start)
+                        .max(start);
+                    Pieces {
+                        value: text[start..keyword].trim(),
+                        condition: text.get(keyword + "where".len()..).map(str::trim),
+                    }
+                }
+                None => Pieces {
+                    value: text[start..].trim(),
+                    condition: None,
+                },
+            }
+        }
+        Binding::Let { var, .. } => Pieces {
+            value: text[after(var.span.end, "=")..].trim(),
+            condition: None,
+        },
+        Binding::Where(_) => Pieces {
+            value: "",
+            condition: Some(text[after(0, "where")..].trim()),
+        },
+    }
 }
 
 /// Every element of a class, as a collection the language can range over.
@@ -341,18 +389,18 @@ fn rewrite(action: &mut ActionSpec, kept: &[Gate], pinned: &[Pinned], kinds: &[S
             let at = code.span();
             let text = code.get_ref();
             let new = |s: String| Spanned::new(at.clone(), s);
-            match parser::parse_binding(text) {
-                Ok(Binding::In {
-                    var,
-                    domain,
-                    filter,
-                }) => {
+            let parsed = parser::parse_binding(text);
+            match parsed {
+                Ok(ref binding @ Binding::In { ref var, .. }) => {
                     let x = &var.text;
-                    let domain = slice(text, domain.span);
-                    let filter = filter
-                        .filter(|_| keep(Gate::Filter(p, b)))
-                        .map(|f| slice(text, f.span).to_string());
+                    let Pieces {
+                        value: domain,
+                        condition,
+                    } = pieces(text, binding);
                     let pin = value_of(pinned, x).filter(|v| v.class != Class::Other);
+                    let filter = condition
+                        .filter(|_| pin.is_none() || keep(Gate::Filter(p, b)))
+                        .map(str::to_string);
                     let (domain, pin) = match pin {
                         Some(v) if !keep(Gate::Member(p, b)) => (
                             everything(v.class, kinds).unwrap_or_else(|| domain.to_string()),
@@ -410,71 +458,58 @@ fn describe(
         (code, parser::parse_binding(code.get_ref()).ok())
     };
     let said = |code: &Code, what: String| format!("{what} ({})", variant.place(&code.span()));
+    let whole = |code: &Code| said(code, format!("`{}` refuses it", one_line(code.get_ref())));
     match gate {
         Gate::Member(p, b) | Gate::Filter(p, b) => {
             let (code, parsed) = binding(p, b);
-            let Some(Binding::In {
-                var,
-                domain,
-                filter,
-            }) = parsed
-            else {
-                return said(code, format!("`{}` refuses it", one_line(code.get_ref())));
+            let Some(binding @ Binding::In { var, .. }) = &parsed else {
+                return whole(code);
             };
-            let text = code.get_ref();
-            let value = value_of(pinned, &var.text).map(|v| v.value.clone());
-            match (gate, value, filter) {
-                (Gate::Member(..), Some(v), _) => said(
+            let piece = pieces(code.get_ref(), binding);
+            let Some(v) = value_of(pinned, &var.text).map(|v| &v.value) else {
+                return whole(code);
+            };
+            match (gate, piece.condition) {
+                (Gate::Member(..), _) => said(
                     code,
                     format!(
                         "{} = {v} is not one of `{}`",
                         var.text,
-                        one_line(slice(text, domain.span))
+                        one_line(piece.value)
                     ),
                 ),
-                (_, Some(v), Some(f)) => said(
+                (_, Some(f)) => said(
                     code,
-                    format!(
-                        "`{}` does not hold for {} = {v}",
-                        one_line(slice(text, f.span)),
-                        var.text
-                    ),
+                    format!("`{}` does not hold for {} = {v}", one_line(f), var.text),
                 ),
-                (_, None, Some(f)) => said(
-                    code,
-                    format!(
-                        "`{}` holds for no {} in `{}`",
-                        one_line(slice(text, f.span)),
-                        var.text,
-                        one_line(slice(text, domain.span))
-                    ),
-                ),
-                _ => said(code, format!("`{}` refuses it", one_line(text))),
+                _ => whole(code),
             }
         }
         Gate::Where(p, b) => {
             let (code, parsed) = binding(p, b);
-            let condition = match parsed {
-                Some(Binding::Where(e)) => one_line(slice(code.get_ref(), e.span)),
-                _ => one_line(code.get_ref()),
-            };
-            said(code, format!("`{condition}` does not hold"))
+            match parsed
+                .as_ref()
+                .and_then(|w| pieces(code.get_ref(), w).condition)
+            {
+                Some(condition) => said(code, format!("`{}` does not hold", one_line(condition))),
+                None => whole(code),
+            }
         }
         Gate::Equal(p, b) => {
             let (code, parsed) = binding(p, b);
-            match parsed {
-                Some(Binding::Let { var, value }) => {
+            match &parsed {
+                Some(binding @ Binding::Let { var, .. }) => {
                     let wanted = value_of(pinned, &var.text).map_or("it", |v| v.value.as_str());
                     said(
                         code,
                         format!(
                             "`{} = {}` is not {wanted} here",
                             var.text,
-                            one_line(slice(code.get_ref(), value.span))
+                            one_line(pieces(code.get_ref(), binding).value)
                         ),
                     )
                 }
-                _ => said(code, format!("`{}` refuses it", one_line(code.get_ref()))),
+                _ => whole(code),
             }
         }
         Gate::Check(p) => match parts[p].1 {

@@ -583,7 +583,11 @@ impl Session {
                     Ok(bot) => bot,
                     Err(e) => return Reply::say(e),
                 };
-                let Some(ply) = bot.choose(&self.game, &state) else {
+                // Ctrl-C stops it too (with its best so far), not the program.
+                let thinking = interrupt::Thinking::start();
+                let chosen = bot.choose_or_stop(&self.game, &state, interrupt::stop_flag());
+                drop(thinking);
+                let Some(ply) = chosen else {
                     return Reply::say("there is no legal ply");
                 };
                 let text = self.game.notation(&state, &ply);
@@ -801,7 +805,10 @@ impl Session {
         let mut bot = MctsBot::new(seed, Budget::Iterations(HINT_PLAYOUTS));
         // The share of the playouts that went through the ply says how sure the search
         // is; its win rate alone can be 100% after a single playout.
-        match bot.search(&self.game, state) {
+        let thinking = interrupt::Thinking::start();
+        let advice = bot.search_until(&self.game, state, interrupt::stop_flag());
+        drop(thinking);
+        match advice {
             (Some(advice), _) if advice.visits == 0 => format!(
                 "hint: {} (it wins at once)",
                 self.game.notation(state, &advice.ply)
