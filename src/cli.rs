@@ -15,7 +15,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use crate::bench;
 use crate::bots::{self, Bot};
 use crate::compile;
-use crate::engine::game::{Game, IllegalPly};
+use crate::engine::game::{Game, IllegalPly, Ply};
 use crate::engine::state::State;
 use crate::record::file::write_atomic;
 use crate::record::trace;
@@ -259,12 +259,35 @@ pub fn play_sequence(game: &Game, plies: &str) -> Result<State, Failure> {
                 echo(text)
             )));
         }
-        let ply = game
-            .parse_ply(&state, text)
-            .map_err(|e| Failure(illegal_message(i + 1, &e)))?;
+        let ply = typed_ply(game, &state, text).map_err(|closest| {
+            Failure(illegal_message(
+                i + 1,
+                &IllegalPly {
+                    text: text.to_string(),
+                    closest,
+                },
+            ))
+        })?;
         game.play(&mut state, &ply);
     }
     Ok(state)
+}
+
+/// The legal ply a person typed: as the texts are compared (case and runs of spaces
+/// ignored), or failing that with every space ignored, as `play`'s `help` promises
+/// (`Sd2 - d3`), when that names one ply alone. The error holds the closest legal texts.
+pub fn typed_ply(game: &Game, state: &State, text: &str) -> Result<Ply, Vec<String>> {
+    game.parse_ply(state, text).or_else(|e| {
+        let wanted = explain::squash(text);
+        let mut same = game
+            .legal_with_notation(state)
+            .into_iter()
+            .filter(|(t, _)| explain::squash(t) == wanted);
+        match (same.next(), same.next()) {
+            (Some((_, ply)), None) => Ok(ply),
+            _ => Err(e.closest),
+        }
+    })
 }
 
 fn illegal_message(index: usize, e: &IllegalPly) -> String {

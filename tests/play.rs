@@ -218,6 +218,16 @@ fn plies_are_accepted_with_the_spacing_help_promises() {
     let text = stdout(&out);
     assert!(text.contains("1. south Sd2-d3\n"), "{text}");
     assert!(!text.contains("is not legal"), "{text}");
+    // `moves --after` reads plies the same way.
+    let out = rulebook()
+        .args(["moves", "games/splut.toml", "--after", "sd2 - d3"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]

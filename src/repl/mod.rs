@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use crate::bots::mcts::{Budget, MctsBot};
 use crate::bots::{self, Bot};
-use crate::cli::{Failure, GameArgsRef, load_game};
+use crate::cli::{Failure, GameArgsRef, load_game, typed_ply};
 use crate::engine::game::Ply;
 use crate::engine::game::{Game, normalize};
 use crate::engine::state::State;
@@ -984,23 +984,6 @@ fn legal_plies(n: usize) -> String {
 struct Played {
     text: String,
     effects: String,
-}
-
-/// The legal ply a person typed: as the texts are compared (case and runs of spaces
-/// ignored), or failing that with every space ignored, as `help` promises (`Sd2 - d3`),
-/// when that names one ply alone. The error holds the closest legal texts.
-fn typed_ply(game: &Game, state: &State, text: &str) -> Result<Ply, Vec<String>> {
-    game.parse_ply(state, text).or_else(|e| {
-        let wanted = explain::squash(text);
-        let mut same = game
-            .legal_with_notation(state)
-            .into_iter()
-            .filter(|(t, _)| explain::squash(t) == wanted);
-        match (same.next(), same.next()) {
-            (Some((_, ply)), None) => Ok(ply),
-            _ => Err(e.closest),
-        }
-    })
 }
 
 /// The time budget in a bot spec (`ms=N`), in seconds, for the thinking line.
