@@ -55,9 +55,28 @@ pub fn run(game: &Game, amount: Amount, seed: u64) -> BenchReport {
     let mut state = start.clone();
     while playouts == 0 || (playouts < count && clock.elapsed() < limit) {
         state.clone_from(&start);
-        plies += u64::from(game.playout(&mut state, &mut rng, u32::MAX));
+        let mut time_up = false;
+        loop {
+            // The clock is read between pieces of a playout too (every few hundred plies,
+            // so the reading costs nothing): one game can outlast the whole measure, under
+            // a high ply cap or in a file whose end rules are never met.
+            let played = game.playout(&mut state, &mut rng, CLOCK_EVERY as u32);
+            plies += u64::from(played);
+            if state.outcome.is_some() || played < CLOCK_EVERY as u32 {
+                break;
+            }
+            if clock.elapsed() >= limit {
+                time_up = true;
+                break;
+            }
+        }
         playouts += 1;
-        *endings.entry(ending(game, &state)).or_default() += 1;
+        let end = if time_up {
+            TIME_UP.to_string()
+        } else {
+            ending(game, &state)
+        };
+        *endings.entry(end).or_default() += 1;
     }
     let elapsed = clock.elapsed().as_secs_f64();
 
@@ -81,6 +100,12 @@ pub fn run(game: &Game, amount: Amount, seed: u64) -> BenchReport {
         peak_memory: peak_memory(),
     }
 }
+
+/// How many plies a playout plays between two readings of the clock.
+const CLOCK_EVERY: u64 = 256;
+
+/// The ending of a playout that the time limit stopped before the game was over.
+const TIME_UP: &str = "unfinished at the time limit";
 
 /// How a finished playout ended, by name.
 fn ending(game: &Game, state: &crate::engine::state::State) -> String {

@@ -4,24 +4,28 @@
 //! Each command returns a `Result`; `main` turns errors into a message on stderr and exit
 //! code 1, and treats a closed output pipe as success.
 
-use std::fs;
 use std::io::{self, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
 
 use crate::bench;
 use crate::bots::{self, Bot};
 use crate::compile;
-use crate::engine::game::{Game, IllegalPly};
+use crate::engine::game::{Game, IllegalPly, Ply};
 use crate::engine::state::State;
 use crate::record::diagram;
 use crate::record::file::write_atomic;
 use crate::record::trace;
-use crate::record::transcript::Transcript;
+use crate::record::transcript::{Transcript, closest_plies};
 use crate::render::board::render;
+use crate::render::text::{echo, printable, printable_lines};
 use crate::repl;
+use crate::repl::variant::Variant;
+use crate::repl::{explain, report};
 use crate::spec;
 use crate::tournament;
 
@@ -55,7 +59,8 @@ struct GameArgs {
 enum Command {
     /// Loads and validates game files; prints one summary line per valid game.
     Check {
-        #[arg(required = true)]
+        /// The game files to check (exit code 1 if any is invalid).
+        #[arg(required = true, value_name = "GAME")]
         games: Vec<String>,
     },
     /// Lists the legal plies of a position, sorted, one a line.
@@ -73,7 +78,8 @@ enum Command {
     Perft {
         #[command(flatten)]
         game: GameArgs,
-        #[arg(long)]
+        /// How many plies deep to count, from 1 to 64.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
         depth: u32,
         /// Prints the count under each first ply.
         #[arg(long)]
@@ -94,13 +100,14 @@ enum Command {
     Selfplay {
         #[command(flatten)]
         game: GameArgs,
+        /// Seeds the random plies and the bots: the same seed plays the same game.
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// One bot spec per seat, in seat order, e.g. --bots greedy,mcts:iters=500.
         #[arg(long, value_name = "SPEC,SPEC,...")]
         bots: Option<String>,
         /// Ends the game as a draw after this many plies (overrides the file's cap).
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
         max_plies: Option<u32>,
         /// Writes a JSON Lines trace of the game to this file.
         #[arg(long, value_name = "FILE")]
@@ -117,13 +124,16 @@ enum Command {
         /// are separated by commas too: mcts:ms=200,c=1.4,greedy).
         #[arg(long, value_name = "SPEC,SPEC,...")]
         bots: String,
-        #[arg(long, default_value_t = 100)]
-        games: usize,
+        /// How many games to play, from 1 to 1,000,000,000 (seats rotate from game to game).
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+        games: u64,
+        /// Seeds every game (each gets its own seed from it): the same seed gives the same
+        /// table.
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Worker threads, at most 256 (0, the default: one per core).
-        #[arg(long, default_value_t = 0)]
-        jobs: usize,
+        /// Worker threads, from 1 to 256 (default: one per core).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=tournament::MOST_JOBS as u64))]
+        jobs: Option<u64>,
         /// Also writes the results as JSON to this file.
         #[arg(long, value_name = "FILE")]
         json: Option<String>,
@@ -135,7 +145,8 @@ enum Command {
     Bench {
         #[command(flatten)]
         game: GameArgs,
-        /// How long to play random playouts (MCTS is then measured for a fifth of it).
+        /// How long to play random playouts, more than 0 and at most 3600 (MCTS is then
+        /// measured for a fifth of it, at least half a second).
         #[arg(long, default_value_t = 5.0)]
         seconds: f64,
         /// Plays exactly this many playouts (then as many MCTS iterations) instead of
@@ -143,6 +154,7 @@ enum Command {
         /// counts.
         #[arg(long, value_name = "N", conflicts_with = "seconds")]
         playouts: Option<u64>,
+        /// Seeds the random playouts and MCTS.
         #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Also writes the figures as JSON to this file.
@@ -154,6 +166,10 @@ enum Command {
         /// A transcript written by `play` (`save`), `selfplay --transcript` or `match
         /// --transcripts`.
         file: String,
+        /// The game file to replay it on, instead of the one its `file:` line names
+        /// (which is looked for beside the transcript, then from the working folder).
+        #[arg(long, value_name = "GAME")]
+        game: Option<String>,
         /// Draws the board after every ply, not only at the end.
         #[arg(long)]
         board: bool,
@@ -198,7 +214,9 @@ pub fn main() -> ExitCode {
             if msg.contains("Broken pipe") {
                 return ExitCode::SUCCESS;
             }
-            eprint!("{}", msg);
+            // Errors quote files and arguments: escaped, so they cannot drive the terminal.
+            let msg = printable_lines(&msg);
+            eprint!("{msg}");
             if !msg.ends_with('\n') {
                 eprintln!();
             }
@@ -279,22 +297,46 @@ pub fn play_sequence(game: &Game, plies: &str) -> Result<State, Failure> {
     {
         if state.outcome.is_some() {
             return Err(Failure(format!(
-                "ply {} `{text}`: the game is already over",
-                i + 1
+                "ply {} `{}`: the game is already over",
+                i + 1,
+                echo(text)
             )));
         }
-        let ply = game
-            .parse_ply(&state, text)
-            .map_err(|e| Failure(illegal_message(i + 1, &e)))?;
+        let ply = typed_ply(game, &state, text).map_err(|closest| {
+            Failure(illegal_message(
+                i + 1,
+                &IllegalPly {
+                    text: text.to_string(),
+                    closest,
+                },
+            ))
+        })?;
         game.play(&mut state, &ply);
     }
     Ok(state)
 }
 
+/// The legal ply a person typed: as the texts are compared (case and runs of spaces
+/// ignored), or failing that with every space ignored, as `play`'s `help` promises
+/// (`Sd2 - d3`), when that names one ply alone. The error holds the closest legal texts.
+pub fn typed_ply(game: &Game, state: &State, text: &str) -> Result<Ply, Vec<String>> {
+    game.parse_ply(state, text).or_else(|e| {
+        let wanted = explain::squash(text);
+        let mut same = game
+            .legal_with_notation(state)
+            .into_iter()
+            .filter(|(t, _)| explain::squash(t) == wanted);
+        match (same.next(), same.next()) {
+            (Some((_, ply)), None) => Ok(ply),
+            _ => Err(e.closest),
+        }
+    })
+}
+
 fn illegal_message(index: usize, e: &IllegalPly) -> String {
-    let mut s = format!("ply {index} `{}` is not legal here", e.text);
+    let mut s = format!("ply {index} `{}` is not legal here", echo(&e.text));
     if !e.closest.is_empty() {
-        s.push_str(&format!("; closest legal plies: {}", e.closest.join(", ")));
+        s.push_str(&format!("; {}", closest_plies(&e.closest)));
     }
     s
 }
@@ -307,7 +349,14 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                 let result = spec::load(path).and_then(|s| compile::compile(&s, &[]));
                 match result {
                     Ok(game) => match probe(&game, path) {
-                        Ok(()) => writeln!(out, "{path}: ok: {}", compile::summary(&game))?,
+                        Ok(warnings) => {
+                            let path = printable(path);
+                            writeln!(out, "{path}: ok: {}", compile::summary(&game))?;
+                            out.flush()?;
+                            for w in warnings {
+                                eprintln!("warning: {path}: {w}");
+                            }
+                        }
                         Err(Failure(msg)) => {
                             out.flush()?;
                             eprintln!("error: {msg}");
@@ -446,9 +495,9 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             let g = load_game(&game.as_ref())?;
             let settings = tournament::MatchSettings {
                 bots: split_bot_specs(&bots),
-                games,
+                games: games as usize,
                 seed,
-                jobs,
+                jobs: jobs.map_or(0, |j| j as usize),
                 file: game.game.clone(),
                 transcripts,
             };
@@ -502,8 +551,8 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             repl::run(g, &options, out)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Replay { file, board } => {
-            replay(&file, board, out)?;
+        Command::Replay { file, game, board } => {
+            replay(&file, game.as_deref(), board, out)?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -525,16 +574,22 @@ pub fn split_bot_specs(text: &str) -> Vec<String> {
     specs
 }
 
-/// A duration option, checked: a number of seconds greater than 0 and at most `most`
-/// (NaN and infinities refused, which a `Duration` cannot hold).
+/// A duration option, checked: a number of seconds more than 0 and at most `most` (NaN
+/// and infinities refused, which a `Duration` cannot hold). The message says which bound
+/// was missed: "between 0 and N, got 0" reads as if 0 were allowed.
 fn seconds_option(name: &str, seconds: f64, most: f64) -> Result<Duration, Failure> {
-    if seconds.is_finite() && seconds > 0.0 && seconds <= most {
-        Ok(Duration::from_secs_f64(seconds))
+    let why = if seconds.is_nan() || seconds.is_infinite() {
+        "is not a number"
+    } else if seconds <= 0.0 {
+        "leaves no time"
+    } else if seconds > most {
+        "is too long"
     } else {
-        Err(Failure(format!(
-            "{name} takes a number of seconds greater than 0 and at most {most}, got {seconds}"
-        )))
-    }
+        return Ok(Duration::from_secs_f64(seconds));
+    };
+    Err(Failure(format!(
+        "{name} {seconds} {why}: the number of seconds must be more than 0 and at most {most}"
+    )))
 }
 
 /// Leaf plies at `depth` from `state`; a ply that ends the game is a leaf.
@@ -694,7 +749,8 @@ pub fn selfplay_with(
         record
             .moves
             .push(format!("{:>4}. {player} {text}", index + 1));
-        record.transcript.push(game, &state, &text);
+        let by = record.transcript.seats[state.to_move as usize].1.clone();
+        record.transcript.push(game, &state, &text, &by);
         game.play(&mut state, &ply);
         index += 1;
     }
@@ -710,31 +766,89 @@ pub fn selfplay_with(
 
 /// Checks a transcript against its game file and prints the positions: the final one, or
 /// every one with `board`. A line that does not fit is an error naming it.
-pub fn replay(path: &str, board: bool, out: &mut impl Write) -> Result<(), Failure> {
-    let text = fs::read_to_string(path).map_err(|e| Failure(format!("cannot read {path}: {e}")))?;
-    let t = Transcript::parse(&text).map_err(|e| Failure(format!("{path}: {e}")))?;
-    let params: Vec<String> = t.params.iter().map(|(n, v)| format!("{n}={v}")).collect();
-    let game = load_game(&GameArgsRef {
-        game: &t.file,
-        params: &params,
-        position: t.position.as_deref(),
-    })
-    .map_err(|e| Failure(format!("{path}: the game file `{}`: {}", t.file, e.0)))?;
-    let mut shown = String::new();
-    let state = t
-        .replay(&game, |entry, state| {
-            if board {
-                shown.push_str(&format!(
-                    "{}. {} {}\n{}\n",
-                    entry.turn,
-                    entry.player,
-                    entry.ply,
-                    render(&game, state)
-                ));
+pub fn replay(
+    path: &str,
+    game_file: Option<&str>,
+    board: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let t = Transcript::read(path).map_err(Failure)?;
+    let shown = printable(path);
+    let file = match game_file {
+        Some(file) => file.to_string(),
+        None => transcript_game_file(path, &t.file).map_err(Failure)?,
+    };
+    let source = spec::load(&file).map_err(|d| {
+        Failure(format!(
+            "{shown}: the game file `{}`: {d}",
+            printable(&file)
+        ))
+    })?;
+    // Before its parameters are applied: another game's would be "unknown parameters".
+    let name = printable(&source.file.game.name);
+    if name != t.game {
+        return Err(Failure(format!(
+            "{shown}: this transcript is of game `{}`, but {} holds `{name}`{}",
+            echo(&t.game),
+            printable(&file),
+            if game_file.is_some() {
+                ""
+            } else {
+                "; give the right game file with --game FILE"
             }
-        })
-        .map_err(|e| Failure(format!("{path}: {e}")))?;
-    out.write_all(shown.as_bytes())?;
+        )));
+    }
+    let params: Vec<(String, String)> = t.params.clone();
+    let mut game = compile::compile(&source, &params).map_err(|d| {
+        Failure(format!(
+            "{shown}: the game file `{}`: {d}",
+            printable(&file)
+        ))
+    })?;
+    if let Some(position) = &t.position {
+        game.initial = diagram::read(&game, position)
+            .map_err(|e| Failure(format!("{shown}: its position: {e}")))?;
+        game.start_position = Some(position.clone());
+    }
+    // The game file read again, to say what refuses a ply and why the game ended.
+    let variant = Variant::of(&file, &game);
+    let mut drawn = String::new();
+    // The positions before and after the last ply replayed.
+    let (mut before, mut after) = (game.start(), game.start());
+    let replayed = t.replay(&game, |entry, state| {
+        before = std::mem::replace(&mut after, state.clone());
+        if board {
+            let by = if entry.by.is_empty() {
+                String::new()
+            } else {
+                format!("  # {}", entry.by)
+            };
+            let did = report::effects(&game, &before, state);
+            let did = if did.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", did.join("; "))
+            };
+            drawn.push_str(&format!(
+                "{}. {} {}{did}{by}\n{}\n",
+                entry.turn,
+                entry.player,
+                entry.ply,
+                render(&game, state)
+            ));
+        }
+    });
+    let state = replayed.map_err(|e| {
+        let mut message = format!("{shown}: {e}");
+        let failing = t.plies.iter().find(|p| p.line == e.line);
+        if let (Some(entry), Some(variant)) = (failing, &variant)
+            && let Some(why) = explain::why_illegal(variant, &game, &after, &entry.ply)
+        {
+            message = message.replacen(" is not legal here", &format!(" is not legal: {why}"), 1);
+        }
+        Failure(message)
+    })?;
+    out.write_all(printable_lines(&drawn).as_bytes())?;
     let result = Transcript::result_of(&game, &state);
     let resigned = t.result.ends_with(" resigned)") && state.outcome.is_none();
     if !resigned && result != t.result {
@@ -746,26 +860,100 @@ pub fn replay(path: &str, board: bool, out: &mut impl Write) -> Result<(), Failu
     if !board {
         write!(out, "{}", render(&game, &state))?;
     }
+    if state.outcome.is_some() {
+        writeln!(
+            out,
+            "{}",
+            report::ending(&game, variant.as_ref(), &before, &state)
+        )?;
+    }
+    let n = t.plies.len();
     writeln!(
         out,
-        "{path}: {} plies replayed, result: {}",
-        t.plies.len(),
-        t.result
+        "{}: {n} {} replayed, result: {}",
+        printable(path),
+        if n == 1 { "ply" } else { "plies" },
+        printable(&t.result)
     )?;
     Ok(())
 }
 
-/// Plays a few short seeded random games to catch what loading cannot: two plies written
-/// alike. Run by `check`.
-pub fn probe(game: &Game, file: &str) -> Result<(), Failure> {
-    let mut game = game.clone();
-    game.max_plies = Some(PROBE_PLIES);
-    for seed in 0..PROBE_GAMES {
-        selfplay(&game, file, seed)?;
+/// Where the game file a transcript names is: beside the transcript first (a folder of
+/// transcripts can travel with its games), then from the working folder (where `play`
+/// and `selfplay` were run when they wrote it).
+fn transcript_game_file(transcript: &str, named: &str) -> Result<String, String> {
+    let named_path = std::path::Path::new(named);
+    if named_path.is_absolute() {
+        return Ok(named.to_string());
     }
-    Ok(())
+    let folder = std::path::Path::new(transcript)
+        .parent()
+        .unwrap_or(std::path::Path::new(""));
+    let beside = folder.join(named_path);
+    if beside.is_file() {
+        return Ok(beside.to_string_lossy().into_owned());
+    }
+    if named_path.is_file() {
+        return Ok(named.to_string());
+    }
+    Err(format!(
+        "{}: the game file `{}` is neither beside it ({}) nor in the working folder; give \
+         it with --game FILE",
+        printable(transcript),
+        printable(named),
+        printable(&beside.to_string_lossy())
+    ))
 }
 
-/// How many games, and plies per game, `check` plays to probe a game file.
+/// Plays a few seeded random games to catch what loading cannot: two plies written alike
+/// (the texts of every position of their first plies are compared), and end rules that are
+/// never met (each game is then played on, up to the ply cap). Run by `check`; returns
+/// the warnings to print.
+pub fn probe(game: &Game, file: &str) -> Result<Vec<String>, Failure> {
+    let mut short = game.clone();
+    short.max_plies = Some(PROBE_PLIES);
+    for seed in 0..PROBE_GAMES {
+        selfplay(&short, file, seed)?;
+    }
+    let clock = Instant::now();
+    let mut state = game.start();
+    let (mut ended, mut capped) = (0, 0);
+    for seed in 0..PROBE_GAMES {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        state.clone_from(&game.initial);
+        while state.outcome.is_none() && clock.elapsed() < PROBE_TIME {
+            if game.play_random(&mut state, &mut rng).is_none() {
+                break;
+            }
+        }
+        match &state.outcome {
+            Some(o) if o.reason.is_some() => capped += 1,
+            Some(_) => ended += 1,
+            None => {}
+        }
+    }
+    if ended > 0 {
+        return Ok(Vec::new());
+    }
+    let cap = game.max_plies.map_or("no".to_string(), |c| c.to_string());
+    Ok(vec![if capped == PROBE_GAMES {
+        format!(
+            "none of {PROBE_GAMES} random games ended by the rules: each reached the ply \
+             cap ({cap} plies) and was called a draw. Can the end rules be met?"
+        )
+    } else {
+        format!(
+            "none of {PROBE_GAMES} random games ended by the rules within {} s ({capped} \
+             reached the ply cap of {cap} plies). Can the end rules be met?",
+            PROBE_TIME.as_secs()
+        )
+    }])
+}
+
+/// How many games `check` plays to probe a game file, and how many plies of each it
+/// compares the texts of.
 const PROBE_GAMES: u64 = 3;
 const PROBE_PLIES: u32 = 60;
+
+/// How long `check` plays its probe games on, in all, to see whether they end.
+const PROBE_TIME: Duration = Duration::from_secs(3);

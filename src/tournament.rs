@@ -119,7 +119,8 @@ fn play_one(game: &Game, specs: &[String], file: &str, base: u64, index: usize) 
         };
         thinking[seat].0 += start.elapsed();
         thinking[seat].1 += 1;
-        transcript.push(game, &state, &game.notation(&state, &ply));
+        let by = &specs[seating[seat]];
+        transcript.push(game, &state, &game.notation(&state, &ply), by);
         game.play(&mut state, &ply);
     }
     transcript.result = Transcript::result_of(game, &state);

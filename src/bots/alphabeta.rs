@@ -6,6 +6,7 @@
 //! plies of a position by the best one the previous iteration found there, kept in the
 //! transposition table under the position's Zobrist hash.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -32,6 +33,14 @@ pub enum Budget {
 
 /// The options `alphabeta` takes, for error messages.
 pub const OPTIONS: &[&str] = &["depth", "ms"];
+
+/// The deepest search, in plies (also where a time budget stops deepening).
+pub const MAX_DEPTH: u32 = 64;
+
+/// The most positions the transposition table keeps (some hundreds of megabytes): past
+/// it the table starts afresh, so a long time budget slows the search a little instead of
+/// filling memory.
+const MAX_TABLE: usize = 2_000_000;
 
 /// Iterative-deepening alpha-beta (paranoid beyond two players).
 pub struct AlphaBetaBot {
@@ -61,6 +70,8 @@ struct Search<'a> {
     me: u8,
     table: FxHashMap<u64, Entry>,
     deadline: Option<Instant>,
+    /// Set from outside (Ctrl-C in `play`) to stop the search like the deadline does.
+    stop: &'a AtomicBool,
     out_of_time: bool,
 }
 
@@ -74,12 +85,12 @@ impl AlphaBetaBot {
 
     /// A bot from a spec's options: `depth=N` or `ms=N` (default depth 3).
     pub fn from_spec(spec: &mut Spec, seed: u64) -> Result<AlphaBetaBot, String> {
-        let depth: Option<u32> = spec.take("depth")?;
-        let ms: Option<u64> = spec.take("ms")?;
+        let depth: Option<u32> = spec.take_in("depth", 1..=MAX_DEPTH)?;
+        let ms: Option<u64> = spec.take_in("ms", 1..=super::MAX_MS)?;
         let budget = match (depth, ms) {
             (Some(_), Some(_)) => return Err("alphabeta takes `depth` or `ms`, not both".into()),
-            (_, Some(ms)) => Budget::Time(Duration::from_millis(ms.max(1))),
-            (Some(d), None) => Budget::Depth(d.clamp(1, 64)),
+            (_, Some(ms)) => Budget::Time(Duration::from_millis(ms)),
+            (Some(d), None) => Budget::Depth(d),
             (None, None) => Budget::Depth(3),
         };
         spec.finish(OPTIONS)?;
@@ -128,6 +139,9 @@ impl Search<'_> {
         if let Some(deadline) = self.deadline
             && Instant::now() >= deadline
         {
+            self.out_of_time = true;
+        }
+        if self.stop.load(Ordering::Relaxed) {
             self.out_of_time = true;
         }
         self.out_of_time
@@ -210,6 +224,9 @@ impl Search<'_> {
         } else {
             Bound::Exact
         };
+        if self.table.len() >= MAX_TABLE {
+            self.table.clear();
+        }
         self.table.insert(
             hash,
             Entry {
@@ -225,6 +242,12 @@ impl Search<'_> {
 
 impl Bot for AlphaBetaBot {
     fn choose(&mut self, game: &Game, state: &State) -> Option<Ply> {
+        self.choose_or_stop(game, state, &AtomicBool::new(false))
+    }
+
+    /// Stopped, it plays the best ply of the deepest search it finished; before the first
+    /// (one ply deep) is finished it has none.
+    fn choose_or_stop(&mut self, game: &Game, state: &State, stop: &AtomicBool) -> Option<Ply> {
         let mut plies = game.legal_plies(state);
         if plies.len() <= 1 {
             return plies.pop();
@@ -233,16 +256,18 @@ impl Bot for AlphaBetaBot {
         plies.shuffle(&mut self.rng);
         let (max_depth, deadline) = match self.budget {
             Budget::Depth(d) => (d, None),
-            Budget::Time(t) => (64, Some(Instant::now() + t)),
+            Budget::Time(t) => (MAX_DEPTH, Some(Instant::now() + t)),
         };
         let mut search = Search {
             game,
             me: state.to_move,
             table: FxHashMap::default(),
             deadline,
+            stop,
             out_of_time: false,
         };
         let mut best = plies[0].clone();
+        let mut finished = false;
         for depth in 1..=max_depth {
             let mut alpha = i64::MIN;
             let mut iteration_best = None;
@@ -266,11 +291,12 @@ impl Bot for AlphaBetaBot {
                 let i = plies.iter().position(|p| *p == b).expect("from the list");
                 plies[..=i].rotate_right(1);
                 best = b;
+                finished = true;
             }
             if alpha >= WIN - 64 {
                 break;
             }
         }
-        Some(best)
+        (finished || !stop.load(Ordering::Relaxed)).then_some(best)
     }
 }

@@ -4,6 +4,8 @@
 //! worst), then by the game's declared `[eval]` heuristic (material when it declares
 //! none); ties are broken by the seed.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 
@@ -49,8 +51,20 @@ fn value(game: &Game, state: &State, me: u8) -> i64 {
 /// The best value `me` can reach by the end of its current turn, `turn`. The turn number,
 /// not the player to move, says when the turn is over: when every opponent is stuck and
 /// passes, `me` moves again, but in a later turn that this bot does not search.
-fn best_in_turn(game: &Game, state: &State, me: u8, turn: u32, budget: &mut usize) -> i64 {
+/// `stop` (Ctrl-C in `play`) ends the search like an exhausted budget.
+fn best_in_turn(
+    game: &Game,
+    state: &State,
+    me: u8,
+    turn: u32,
+    budget: &mut usize,
+    stop: &AtomicBool,
+) -> i64 {
     if state.outcome.is_some() || state.turn != turn || *budget == 0 {
+        return value(game, state, me);
+    }
+    if stop.load(Ordering::Relaxed) {
+        *budget = 0;
         return value(game, state, me);
     }
     let mut best = i64::MIN;
@@ -58,23 +72,31 @@ fn best_in_turn(game: &Game, state: &State, me: u8, turn: u32, budget: &mut usiz
         *budget = budget.saturating_sub(1);
         let mut next = state.clone();
         game.play(&mut next, &ply);
-        best = best.max(best_in_turn(game, &next, me, turn, budget));
+        best = best.max(best_in_turn(game, &next, me, turn, budget, stop));
     }
     best
 }
 
 impl Bot for GreedyBot {
     fn choose(&mut self, game: &Game, state: &State) -> Option<Ply> {
+        self.choose_or_stop(game, state, &AtomicBool::new(false))
+    }
+
+    /// Stopped, it keeps the best of the plies it had judged (the budget ran out early).
+    fn choose_or_stop(&mut self, game: &Game, state: &State, stop: &AtomicBool) -> Option<Ply> {
         let me = state.to_move;
         let mut budget = NODE_BUDGET;
         let mut best: Vec<Ply> = Vec::new();
         let mut best_value = i64::MIN;
         let legal = game.legal_plies(state);
         for ply in &legal {
+            if stop.load(Ordering::Relaxed) && !best.is_empty() {
+                break;
+            }
             budget = budget.saturating_sub(1);
             let mut next = state.clone();
             game.play(&mut next, ply);
-            let v = best_in_turn(game, &next, me, state.turn, &mut budget);
+            let v = best_in_turn(game, &next, me, state.turn, &mut budget, stop);
             if v > best_value {
                 best_value = v;
                 best.clear();

@@ -6,6 +6,7 @@
 //! several plies by the same player, need no special case. The move played is the most
 //! visited child of the root.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::rngs::Xoshiro256PlusPlus;
@@ -38,6 +39,11 @@ pub struct MctsBot {
 /// The options `mcts` takes, for error messages.
 pub const OPTIONS: &[&str] = &["iters", "ms", "c", "playout"];
 
+/// The most nodes one search grows (about a gigabyte): a search stops there whatever its
+/// budget, as a long time budget on a fast game would otherwise fill memory. It is also
+/// the most iterations `iters` may ask for (each iteration adds at most one node).
+pub const MAX_NODES: usize = 10_000_000;
+
 impl MctsBot {
     /// A bot with the given budget and the default exploration constant and playout cap.
     pub fn new(seed: u64, budget: Budget) -> MctsBot {
@@ -51,23 +57,25 @@ impl MctsBot {
 
     /// A bot from a spec's options: `iters=N` or `ms=N`, `c=F`, `playout=N`.
     pub fn from_spec(spec: &mut Spec, seed: u64) -> Result<MctsBot, String> {
-        let iters: Option<u64> = spec.take("iters")?;
-        let ms: Option<u64> = spec.take("ms")?;
+        let iters: Option<u64> = spec.take_in("iters", 1..=MAX_NODES as u64)?;
+        let ms: Option<u64> = spec.take_in("ms", 1..=super::MAX_MS)?;
         let budget = match (iters, ms) {
             (Some(_), Some(_)) => return Err("mcts takes `iters` or `ms`, not both".into()),
-            (_, Some(ms)) => Budget::Time(Duration::from_millis(ms.max(1))),
-            (Some(n), None) => Budget::Iterations(n.max(1)),
+            (_, Some(ms)) => Budget::Time(Duration::from_millis(ms)),
+            (Some(n), None) => Budget::Iterations(n),
             (None, None) => Budget::Iterations(1000),
         };
         let mut bot = MctsBot::new(seed, budget);
         if let Some(c) = spec.take::<f64>("c")? {
-            if !c.is_finite() || c < 0.0 {
-                return Err(format!("mcts option `c={c}` must be a number ≥ 0"));
+            if !(0.0..=100.0).contains(&c) {
+                return Err(format!(
+                    "mcts option `c={c}` must be a number from 0 to 100"
+                ));
             }
             bot.c = c;
         }
-        if let Some(cap) = spec.take::<u32>("playout")? {
-            bot.playout_cap = cap.max(1);
+        if let Some(cap) = spec.take_in::<u32>("playout", 1..=1_000_000)? {
+            bot.playout_cap = cap;
         }
         spec.finish(OPTIONS)?;
         Ok(bot)
@@ -200,6 +208,18 @@ impl MctsBot {
     /// A ply that wins at once is returned without a search (0 visits, score 1): among
     /// many plies, random playouts can leave it too few visits to be chosen.
     pub fn search(&mut self, game: &Game, state: &State) -> (Option<Advice>, u64) {
+        self.search_until(game, state, &AtomicBool::new(false))
+    }
+
+    /// [`MctsBot::search`], stopping early once `stop` is set: the advice is then the
+    /// best of the iterations run so far (none if none ran).
+    pub fn search_until(
+        &mut self,
+        game: &Game,
+        state: &State,
+        stop: &AtomicBool,
+    ) -> (Option<Advice>, u64) {
+        let go_on = || !stop.load(Ordering::Relaxed);
         if let Some(ply) = winning_ply(game, state) {
             let advice = Advice {
                 ply,
@@ -213,14 +233,14 @@ impl MctsBot {
         let mut iterations = 0;
         match self.budget {
             Budget::Iterations(n) => {
-                for _ in 0..n {
+                while iterations < n && tree.len() < MAX_NODES && go_on() {
                     self.iterate(game, state, &mut scratch, &mut tree);
+                    iterations += 1;
                 }
-                iterations = n;
             }
             Budget::Time(limit) => {
                 let start = Instant::now();
-                while start.elapsed() < limit {
+                while start.elapsed() < limit && tree.len() < MAX_NODES && go_on() {
                     self.iterate(game, state, &mut scratch, &mut tree);
                     iterations += 1;
                 }
@@ -260,10 +280,14 @@ pub fn winning_ply(game: &Game, state: &State) -> Option<Ply> {
 
 impl Bot for MctsBot {
     fn choose(&mut self, game: &Game, state: &State) -> Option<Ply> {
+        self.choose_or_stop(game, state, &AtomicBool::new(false))
+    }
+
+    fn choose_or_stop(&mut self, game: &Game, state: &State, stop: &AtomicBool) -> Option<Ply> {
         let legal = game.legal_plies(state);
         if legal.len() <= 1 {
             return legal.into_iter().next();
         }
-        self.search(game, state).0.map(|a| a.ply)
+        self.search_until(game, state, stop).0.map(|a| a.ply)
     }
 }

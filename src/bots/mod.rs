@@ -9,19 +9,33 @@ pub mod mcts;
 pub mod random;
 pub mod spec;
 
+use std::sync::atomic::AtomicBool;
+
 use crate::engine::game::{Game, Ply};
 use crate::engine::state::{NEUTRAL, State};
 
-/// A player program.
-pub trait Bot {
+/// A player program. `Send`, so that `play` can let it think on a thread of its own
+/// while it shows the time and listens for Ctrl-C.
+pub trait Bot: Send {
     /// Chooses a legal ply for the player to move, or `None` if the game is over.
     fn choose(&mut self, game: &Game, state: &State) -> Option<Ply>;
+
+    /// The same, but gives up once `stop` is set (Ctrl-C in `play`): then it returns the
+    /// best ply it has found so far, or `None` when it has none worth playing yet. A bot
+    /// that answers at once need not look at the flag.
+    fn choose_or_stop(&mut self, game: &Game, state: &State, stop: &AtomicBool) -> Option<Ply> {
+        let _ = stop;
+        self.choose(game, state)
+    }
 }
 
 /// The bot that takes the seats nobody named in `rulebook play`: it answers at once on
 /// every game, is deterministic for a seed, and beats random play in every shipped game
 /// (docs/bots.md has the figures).
 pub const DEFAULT_OPPONENT: &str = "greedy";
+
+/// The longest time budget a bot spec may give (`ms=`), an hour: longer is a mistake.
+pub const MAX_MS: u64 = 3_600_000;
 
 /// The bots that exist, for help and error messages.
 pub const BOTS: &[&str] = &["random", "greedy", "alphabeta", "mcts"];

@@ -44,6 +44,28 @@ impl Spec {
         })
     }
 
+    /// Takes a numeric option, if given, that must lie in `range`: a bot's budget is
+    /// bounded (an hour, ten million iterations), so no spec can make a bot think or grow
+    /// for ever, and a value out of range is refused rather than quietly changed.
+    pub fn take_in<T>(
+        &mut self,
+        key: &str,
+        range: std::ops::RangeInclusive<T>,
+    ) -> Result<Option<T>, String>
+    where
+        T: std::str::FromStr + PartialOrd + std::fmt::Display,
+    {
+        match self.take::<T>(key)? {
+            Some(v) if !range.contains(&v) => Err(format!(
+                "bot option `{key}={v}` of `{}`: it must be from {} to {}",
+                self.name,
+                range.start(),
+                range.end()
+            )),
+            v => Ok(v),
+        }
+    }
+
     /// Fails if options are left that the bot did not take.
     pub fn finish(&self, known: &[&str]) -> Result<(), String> {
         match self.options.first() {

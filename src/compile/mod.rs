@@ -24,6 +24,7 @@ use crate::engine::state::{NEUTRAL, Piece, State};
 use crate::lang::ast::{Binding, Expr, Name, Span};
 use crate::lang::parser;
 use crate::lang::types::Type;
+use crate::render::text::{printable, printable_lines};
 use crate::spec::diag::Diagnostic;
 use crate::spec::schema::Code;
 use crate::spec::{Source, schema};
@@ -82,6 +83,13 @@ fn nearest<'a>(name: &str, existing: &'a [String]) -> Option<&'a String> {
         .min()
         .map(|(_, n)| n)
 }
+
+/// The ply cap of a game whose file sets no `max_plies`. Every game has a cap, so a game
+/// whose end rules can never be met (a mistake no check can rule out) ends as a draw
+/// instead of running bots, `selfplay` and `match` forever. It is far above the length
+/// of any real game (the shipped games last tens to hundreds of plies), so it never cuts
+/// a real one short; a file that needs more sets `max_plies` itself.
+pub const DEFAULT_MAX_PLIES: u32 = 10_000;
 
 /// Compiles a loaded file with `--param NAME=VALUE` overrides.
 pub fn compile(src: &Source, overrides: &[(String, String)]) -> Result<Game, Box<Diagnostic>> {
@@ -412,12 +420,12 @@ impl Compiler<'_> {
             .map(|e| self.end_rule(e, &names, score.is_some()))
             .collect::<Result<Vec<_>, _>>()?;
         let max_plies = match &f.game.max_plies {
-            None => None,
+            None => Some(DEFAULT_MAX_PLIES),
             Some(m) if (1..=u32::MAX as i64).contains(m.get_ref()) => Some(*m.get_ref() as u32),
             Some(m) => {
                 return Err(self.at(
                     m.span(),
-                    "max_plies must be a positive number",
+                    format!("max_plies must be a whole number from 1 to {}", u32::MAX),
                     "out of range",
                 ));
             }
@@ -432,8 +440,10 @@ impl Compiler<'_> {
         let forward = self.forwards(&players)?;
         let initial = State::new(stacks, vars, players.len(), kinds.len());
         let mut game = Game {
-            name: f.game.name.clone(),
-            rules: f.game.rules.clone(),
+            // Printed by every command: escaped once here, so no control character of the
+            // file reaches the terminal.
+            name: printable(&f.game.name).into_owned(),
+            rules: printable_lines(&f.game.rules).into_owned(),
             params,
             players,
             forward,
@@ -491,6 +501,40 @@ impl Compiler<'_> {
                     ));
                 }
             };
+            let (min, max) = (
+                spec.min.as_ref().map(|m| *m.get_ref()),
+                spec.max.as_ref().map(|m| *m.get_ref()),
+            );
+            if let (Some(lo), Some(hi)) = (&spec.min, &spec.max)
+                && lo.get_ref() > hi.get_ref()
+            {
+                return Err(self.at(
+                    lo.span(),
+                    format!(
+                        "parameter `{name}` has `min` {} above its `max` {}: no value fits",
+                        lo.get_ref(),
+                        hi.get_ref()
+                    ),
+                    "greater than `max`",
+                ));
+            }
+            let range = match (min, max) {
+                (Some(a), Some(b)) => format!("from {a} to {b}"),
+                (Some(a), None) => format!("at least {a}"),
+                (None, Some(b)) => format!("at most {b}"),
+                (None, None) => String::new(),
+            };
+            let out_of_range = |v: i64| min.is_some_and(|m| v < m) || max.is_some_and(|m| v > m);
+            if out_of_range(default) {
+                return Err(self.at(
+                    spec.default.span(),
+                    format!(
+                        "the default of parameter `{name}`, {default}, is out of its range: it \
+                         must be {range}"
+                    ),
+                    "outside `min` and `max`",
+                ));
+            }
             let given = overrides.iter().rev().find(|(n, _)| n == name);
             let value = match given {
                 None => default,
@@ -519,15 +563,7 @@ impl Compiler<'_> {
                     })?
                 }
             };
-            let out_of_range =
-                spec.min.is_some_and(|m| value < m) || spec.max.is_some_and(|m| value > m);
-            if out_of_range {
-                let range = match (spec.min, spec.max) {
-                    (Some(a), Some(b)) => format!("from {a} to {b}"),
-                    (Some(a), None) => format!("at least {a}"),
-                    (None, Some(b)) => format!("at most {b}"),
-                    (None, None) => String::new(),
-                };
+            if out_of_range(value) {
                 return Err(Box::new(Diagnostic::plain(
                     self.path(),
                     format!("parameter `{name}` = {value} is out of range: it must be {range}"),
@@ -1081,14 +1117,16 @@ impl Compiler<'_> {
                     ));
                 }
             };
-            // Digits would read as the stack height drawn after the symbol.
+            // Digits would read as the stack height drawn after the symbol, and a control
+            // character would be an instruction to the terminal.
             if symbols.iter().any(|s| {
-                !(1..=2).contains(&s.chars().count()) || s.chars().any(|c| c.is_ascii_digit())
+                !(1..=2).contains(&s.chars().count())
+                    || s.chars().any(|c| c.is_ascii_digit() || c.is_control())
             }) {
                 return Err(self.at(
                     spec.symbol.span(),
-                    "a piece symbol is one or two characters, not digits",
-                    "too long, empty or with a digit",
+                    "a piece symbol is one or two printable characters, not digits",
+                    "too long, empty, or with a digit or a control character",
                 ));
             }
             kinds.push(KindInfo {
@@ -1795,6 +1833,13 @@ impl Compiler<'_> {
         }
         if !literal.is_empty() {
             pieces.push(NotationPiece::Text(literal));
+        }
+        // Ply texts are printed everywhere: a control character in the template is kept
+        // escaped, as the text a person sees and types.
+        for piece in &mut pieces {
+            if let NotationPiece::Text(t) = piece {
+                *t = printable(t).into_owned();
+            }
         }
         Ok(pieces)
     }

@@ -84,7 +84,7 @@ fn check_size(src: &str) -> Result<(), SyntaxError> {
 /// Parses a value or condition.
 pub fn parse_expression(src: &str) -> Result<Expr, SyntaxError> {
     check_size(src)?;
-    let mut pairs = ExprParser::parse(Rule::expression, src).map_err(convert_error)?;
+    let mut pairs = ExprParser::parse(Rule::expression, src).map_err(|e| explain(src, e))?;
     let top = pairs.next().expect("expression rule matched");
     let expr = top.into_inner().next().expect("expression holds expr");
     Ok(build_expr(expr))
@@ -93,7 +93,7 @@ pub fn parse_expression(src: &str) -> Result<Expr, SyntaxError> {
 /// Parses an effect: statements separated by `;`.
 pub fn parse_statements(src: &str) -> Result<Vec<Stmt>, SyntaxError> {
     check_size(src)?;
-    let mut pairs = ExprParser::parse(Rule::statements, src).map_err(convert_error)?;
+    let mut pairs = ExprParser::parse(Rule::statements, src).map_err(|e| explain(src, e))?;
     let top = pairs.next().expect("statements rule matched");
     let block = top.into_inner().next().expect("statements hold a block");
     Ok(build_block(block))
@@ -102,7 +102,7 @@ pub fn parse_statements(src: &str) -> Result<Vec<Stmt>, SyntaxError> {
 /// Parses one entry of a `choose` list.
 pub fn parse_binding(src: &str) -> Result<Binding, SyntaxError> {
     check_size(src)?;
-    let mut pairs = ExprParser::parse(Rule::binding, src).map_err(convert_error)?;
+    let mut pairs = ExprParser::parse(Rule::binding, src).map_err(|e| explain(src, e))?;
     let top = pairs.next().expect("binding rule matched");
     let inner = top.into_inner().next().expect("binding holds one form");
     let rule = inner.as_rule();
@@ -374,6 +374,130 @@ fn rule_name(rule: &Rule) -> Option<&'static str> {
     })
 }
 
+/// A syntax error as a person would describe it. Pest reports where the text stopped
+/// making sense, as a list of what could have come there, which misleads for two common
+/// slips: a bracket never closed (pest blames the end of the expression) and an aggregate
+/// that does not exist (pest reads `avg(c in cells: ...)` as a call and blames the `in`).
+/// Those two are looked for first; anything else keeps pest's account.
+fn explain(src: &str, err: pest::error::Error<Rule>) -> SyntaxError {
+    unknown_aggregate(src)
+        .or_else(|| unbalanced(src))
+        .unwrap_or_else(|| convert_error(err))
+}
+
+/// `NAME(x in ...` where NAME is not an aggregate: only an aggregate takes `x in`.
+fn unknown_aggregate(src: &str) -> Option<SyntaxError> {
+    let code = without_comments(src);
+    let bytes = code.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut i = 0;
+    while i < bytes.len() {
+        if !(word(bytes[i]) && (i == 0 || !word(bytes[i - 1]))) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && word(bytes[i]) {
+            i += 1;
+        }
+        let name = &code[start..i];
+        let rest = code[i..].trim_start();
+        let Some(inside) = rest.strip_prefix('(') else {
+            continue;
+        };
+        let inside = inside.trim_start();
+        let var_len = inside.bytes().take_while(|&b| word(b)).count();
+        let after = &inside[var_len..];
+        let takes_in = var_len > 0
+            && after.starts_with(char::is_whitespace)
+            && after
+                .trim_start()
+                .strip_prefix("in")
+                .is_some_and(|r| r.bytes().next().is_none_or(|b| !word(b)));
+        if takes_in && AggOp::from_name(name).is_none() && !name.as_bytes()[0].is_ascii_digit() {
+            return Some(SyntaxError {
+                span: Span::new(start, start + name.len()),
+                message: format!(
+                    "there is no aggregate `{name}`: `NAME(x in ...)` is an aggregate, one of \
+                     count, any, all, min, max, sum, first, last, sort_desc, sort_asc"
+                ),
+            });
+        }
+    }
+    None
+}
+
+/// The first bracket that is never closed, or the first closing one that closes nothing
+/// or the wrong kind.
+fn unbalanced(src: &str) -> Option<SyntaxError> {
+    let code = without_comments(src);
+    let mut open: Vec<(usize, char)> = Vec::new();
+    for (i, c) in code.char_indices() {
+        match c {
+            '(' | '[' | '{' => open.push((i, c)),
+            ')' | ']' | '}' => {
+                let want = match c {
+                    ')' => '(',
+                    ']' => '[',
+                    _ => '{',
+                };
+                match open.pop() {
+                    Some((_, o)) if o == want => {}
+                    Some((_, o)) => {
+                        let missing = match o {
+                            '(' => ')',
+                            '[' => ']',
+                            _ => '}',
+                        };
+                        return Some(SyntaxError {
+                            span: Span::new(i, i + 1),
+                            message: format!(
+                                "this `{c}` closes a `{o}`: a `{missing}` is missing before it"
+                            ),
+                        });
+                    }
+                    None => {
+                        return Some(SyntaxError {
+                            span: Span::new(i, i + 1),
+                            message: format!("this `{c}` closes nothing: no `{want}` is open"),
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let (i, c) = open.pop()?;
+    let close = match c {
+        '(' => ')',
+        '[' => ']',
+        _ => '}',
+    };
+    Some(SyntaxError {
+        span: Span::new(i, i + 1),
+        message: format!("this `{c}` is never closed: a `{close}` is missing"),
+    })
+}
+
+/// The expression with its `#` comments blanked out (same length, so places still match).
+fn without_comments(src: &str) -> String {
+    let mut out = String::with_capacity(src.len());
+    let mut in_comment = false;
+    for c in src.chars() {
+        if c == '#' {
+            in_comment = true;
+        } else if c == '\n' {
+            in_comment = false;
+        }
+        if in_comment {
+            out.extend(std::iter::repeat_n(' ', c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn convert_error(err: pest::error::Error<Rule>) -> SyntaxError {
     use pest::error::{ErrorVariant, InputLocation};
     let (start, end) = match err.location {
@@ -507,5 +631,38 @@ mod tests {
         assert!(!e.message.contains("Rule"), "{}", e.message);
         let e = parse_expression("a b").unwrap_err();
         assert_eq!(e.span.start, 2);
+    }
+
+    #[test]
+    fn an_unknown_aggregate_is_named_not_blamed_on_its_in() {
+        let e = parse_expression("1 + avg(c in cells: height(c))").unwrap_err();
+        assert_eq!((e.span.start, e.span.end), (4, 7));
+        assert!(
+            e.message.starts_with("there is no aggregate `avg`"),
+            "{}",
+            e.message
+        );
+        // A call with `in` after a name is an aggregate, whatever the spacing.
+        let e = parse_binding("x in cells where Count( c  in adjacent(x))").unwrap_err();
+        assert!(
+            e.message.starts_with("there is no aggregate `Count`"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn a_missing_bracket_is_blamed_on_the_bracket_left_open() {
+        let e = parse_expression("max(c in cells: height(c) # (\n + 1").unwrap_err();
+        assert_eq!(e.span.start, 3);
+        assert_eq!(e.message, "this `(` is never closed: a `)` is missing");
+        let e = parse_expression("[n, e)").unwrap_err();
+        assert_eq!(e.span.start, 5);
+        assert_eq!(
+            e.message,
+            "this `)` closes a `[`: a `]` is missing before it"
+        );
+        let e = parse_statements("move(a, b))").unwrap_err();
+        assert_eq!(e.message, "this `)` closes nothing: no `(` is open");
     }
 }

@@ -1,6 +1,7 @@
 //! Records of games: the JSON Lines trace written by `selfplay --trace`, and the
 //! plain-text transcripts that `play` saves and `replay` checks, and the one way files
-//! are written; board diagrams for starting from a position.
+//! are read (bounded) and written (atomically); board diagrams for starting from a
+//! position.
 
 pub mod diagram;
 pub mod file;

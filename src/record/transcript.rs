@@ -11,23 +11,47 @@
 //! seed: 7
 //! result: blue won
 //!
-//! 1. red b1-a1
-//! 2. blue c2-a2
-//! 3. red xc3
+//! 1. red b1-a1  # human
+//! 2. blue c2-a2  # greedy
+//! 3. red xc3  # human
 //! ```
 //!
 //! The header holds what is needed to play the same game again (the game file as it was
-//! given, every parameter, who sat where, the seed) and the result; then one ply per line,
-//! numbered by turn, with the player who made it. Nothing in it depends on the time or the
-//! machine, so a transcript of a seeded bot game is a stable snapshot.
+//! given, every parameter, who sat where when it was saved, the seed) and the result; then
+//! one ply per line, numbered by turn, with the player who made it and, after ` # `, who
+//! chose it (`human` or a bot spec): seats change hands during a game, and a person may
+//! let a bot play one ply. Nothing in it depends on the time or the machine, so a
+//! transcript of a seeded bot game is a stable snapshot.
 
 use std::fmt::Write as _;
 
+use super::file;
 use crate::engine::game::Game;
 use crate::engine::state::State;
+use crate::render::text::{echo, printable};
 
 /// The first line of every transcript.
 pub const MAGIC: &str = "# rulebook transcript";
+
+/// What separates a ply from who chose it, on a ply line.
+const BY: &str = "  # ";
+
+impl Entry {
+    /// The ply written `text` about to be played in `state`, chosen `by` someone.
+    pub fn new(game: &Game, state: &State, text: &str, by: &str) -> Entry {
+        Entry {
+            turn: state.turn,
+            player: game.players[state.to_move as usize].clone(),
+            ply: text.to_string(),
+            by: by.to_string(),
+            line: 0,
+        }
+    }
+}
+
+/// The largest transcript read, in bytes: a game at the default ply cap is well under a
+/// megabyte, and the bound keeps a wrong path from being read until memory runs out.
+pub const MAX_BYTES: u64 = 8 << 20;
 
 /// One recorded ply: the turn it was played in, who played it and its text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +59,9 @@ pub struct Entry {
     pub turn: u32,
     pub player: String,
     pub ply: String,
+    /// Who chose the ply: `human` or a bot spec; empty when not known (a transcript
+    /// written before plies recorded it).
+    pub by: String,
     /// The line of the transcript it was read from (0 when not read from a file).
     pub line: usize,
 }
@@ -90,14 +117,9 @@ impl Transcript {
         }
     }
 
-    /// Records a ply about to be played in `state`.
-    pub fn push(&mut self, game: &Game, state: &State, text: &str) {
-        self.plies.push(Entry {
-            turn: state.turn,
-            player: game.players[state.to_move as usize].clone(),
-            ply: text.to_string(),
-            line: 0,
-        });
+    /// Records a ply about to be played in `state`, chosen `by` a person or a bot spec.
+    pub fn push(&mut self, game: &Game, state: &State, text: &str, by: &str) {
+        self.plies.push(Entry::new(game, state, text, by));
     }
 
     /// The result line for a finished game (or `unfinished`).
@@ -140,9 +162,22 @@ impl Transcript {
         }
         let _ = writeln!(s, "seed: {}\nresult: {}\n", self.seed, self.result);
         for e in &self.plies {
-            let _ = writeln!(s, "{}. {} {}", e.turn, e.player, e.ply);
+            let _ = write!(s, "{}. {} {}", e.turn, e.player, e.ply);
+            if !e.by.is_empty() {
+                let _ = write!(s, "{BY}{}", e.by);
+            }
+            s.push('\n');
         }
         s
+    }
+
+    /// Reads and parses the transcript at `path`; the error names the path, and the line
+    /// when the file could be read.
+    pub fn read(path: &str) -> Result<Transcript, String> {
+        let shown = printable(path);
+        let text = file::read_text(path, MAX_BYTES, "transcript")
+            .map_err(|e| format!("cannot read {shown}: {e}"))?;
+        Transcript::parse(&text).map_err(|e| format!("{shown}: {e}"))
     }
 
     /// Reads a transcript; the error names the first line that is not understood.
@@ -151,6 +186,8 @@ impl Transcript {
             result: "unfinished".into(),
             ..Transcript::default()
         };
+        // Editors on some systems start a UTF-8 file with a byte-order mark; it is not text.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
         let err = |line: usize, message: String| LineError { line, message };
         match lines.next() {
@@ -158,12 +195,18 @@ impl Transcript {
             Some((n, other)) => {
                 return Err(err(
                     n,
-                    format!("expected `{MAGIC}` as the first line, found `{other}`"),
+                    format!(
+                        "expected `{MAGIC}` as the first line, found `{}`",
+                        echo(other)
+                    ),
                 ));
             }
             None => return Err(err(1, "the file is empty".into())),
         }
         let (mut seen_game, mut seen_file) = (false, false);
+        // The header keys read so far and their lines: a key given twice is refused, as
+        // either value could be the one meant.
+        let mut seen_keys: Vec<(String, usize)> = Vec::new();
         let mut in_plies = false;
         for (n, line) in lines {
             if line.is_empty() {
@@ -179,11 +222,24 @@ impl Transcript {
                         n,
                         format!(
                             "expected `key: value` in the header (game, file, param NAME, \
-                             seat NAME, name NAME, seed, result), found `{line}`"
+                             seat NAME, name NAME, seed, result), found `{}`",
+                            echo(line)
                         ),
                     )
                 })?;
                 let (key, value) = (key.trim(), value.trim().to_string());
+                let normal = key.split_whitespace().collect::<Vec<_>>().join(" ");
+                if let Some((_, first)) = seen_keys.iter().find(|(k, _)| *k == normal) {
+                    return Err(err(
+                        n,
+                        format!(
+                            "`{}` is given twice in the header (first on line {first}): \
+                             keep the right one",
+                            echo(&normal)
+                        ),
+                    ));
+                }
+                seen_keys.push((normal, n));
                 let mut words = key.split_whitespace();
                 match (words.next(), words.next(), words.next()) {
                     (Some("game"), None, _) => {
@@ -196,7 +252,14 @@ impl Transcript {
                     }
                     (Some("seed"), None, _) => {
                         t.seed = value.parse().map_err(|_| {
-                            err(n, format!("the seed must be a whole number, not `{value}`"))
+                            err(
+                                n,
+                                format!(
+                                    "the seed must be a whole number from 0 to {}, not `{}`",
+                                    u64::MAX,
+                                    echo(&value)
+                                ),
+                            )
                         })?;
                     }
                     (Some("result"), None, _) => t.result = value,
@@ -208,8 +271,9 @@ impl Transcript {
                         return Err(err(
                             n,
                             format!(
-                                "unknown header key `{key}`; keys: game, file, param NAME, \
-                                 position, seat NAME, name NAME, seed, result"
+                                "unknown header key `{}`; keys: game, file, param NAME, \
+                                 position, seat NAME, name NAME, seed, result",
+                                echo(key)
                             ),
                         ));
                     }
@@ -220,9 +284,14 @@ impl Transcript {
                 err(
                     n,
                     format!(
-                        "expected a ply as `TURN. PLAYER PLY` (e.g. `3. red b1-a1`), found `{line}`"
+                        "expected a ply as `TURN. PLAYER PLY` (e.g. `3. red b1-a1`), found `{}`",
+                        echo(line)
                     ),
                 )
+            };
+            let (line, by) = match line.rsplit_once(" # ") {
+                Some((ply, by)) => (ply.trim_end(), by.trim()),
+                None => (line, ""),
             };
             let (turn, rest) = line.split_once('.').ok_or_else(bad)?;
             let turn: u32 = turn.trim().parse().map_err(|_| bad())?;
@@ -231,6 +300,7 @@ impl Transcript {
                 turn,
                 player: player.to_string(),
                 ply: ply.trim().to_string(),
+                by: by.to_string(),
                 line: n,
             });
         }
@@ -256,7 +326,8 @@ impl Transcript {
                 line: 2,
                 message: format!(
                     "the transcript is of `{}` but the file holds `{}`",
-                    self.game, game.name
+                    echo(&self.game),
+                    game.name
                 ),
             });
         }
@@ -269,7 +340,7 @@ impl Transcript {
             if state.outcome.is_some() {
                 return Err(fail(format!(
                     "`{}`: the game was already over ({})",
-                    e.ply,
+                    echo(&e.ply),
                     Transcript::result_of(game, &state)
                 )));
             }
@@ -277,13 +348,16 @@ impl Transcript {
             if *mover != e.player || state.turn != e.turn {
                 return Err(fail(format!(
                     "`{}. {} {}`: it is turn {} and {mover} is to move",
-                    e.turn, e.player, e.ply, state.turn
+                    e.turn,
+                    echo(&e.player),
+                    echo(&e.ply),
+                    state.turn
                 )));
             }
             let ply = game.parse_ply(&state, &e.ply).map_err(|illegal| {
-                let mut m = format!("`{}` is not legal here", e.ply);
+                let mut m = format!("`{}` is not legal here", echo(&e.ply));
                 if !illegal.closest.is_empty() {
-                    let _ = write!(m, "; closest legal plies: {}", illegal.closest.join(", "));
+                    let _ = write!(m, "; {}", closest_plies(&illegal.closest));
                 }
                 fail(m)
             })?;
@@ -292,4 +366,14 @@ impl Transcript {
         }
         Ok(state)
     }
+}
+
+/// `closest legal ply: X` or `closest legal plies: X, Y`: the texts suggested for a ply
+/// that is not legal.
+pub fn closest_plies(texts: &[String]) -> String {
+    format!(
+        "closest legal {}: {}",
+        if texts.len() == 1 { "ply" } else { "plies" },
+        texts.join(", ")
+    )
 }

@@ -55,10 +55,26 @@ pub fn render_marked(game: &Game, state: &State, colour: bool, before: Option<&S
 /// cyan.
 const PALETTE: [u8; 6] = [31, 34, 32, 33, 35, 36];
 
-/// Whether output to stdout should be coloured: a terminal, and `NO_COLOR` unset.
+/// Whether output to stdout should be coloured: a terminal that understands colour
+/// codes (`TERM` is not `dumb`), and `NO_COLOR` unset.
 pub fn use_colour() -> bool {
     use std::io::IsTerminal;
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+    colour_wanted(
+        std::io::stdout().is_terminal(),
+        std::env::var_os("TERM").as_deref(),
+        std::env::var_os("NO_COLOR").as_deref(),
+    )
+}
+
+/// [`use_colour`]'s decision, from what it reads: whether stdout is a terminal, `TERM`
+/// and `NO_COLOR`. A `dumb` terminal (an editor's shell buffer, a serial console) prints
+/// colour codes as text.
+pub fn colour_wanted(
+    terminal: bool,
+    term: Option<&std::ffi::OsStr>,
+    no_color: Option<&std::ffi::OsStr>,
+) -> bool {
+    terminal && no_color.is_none() && term.is_none_or(|t| t != "dumb")
 }
 
 /// Draws cell `c` right-aligned in `pad` columns (as many as its text needs when 0).

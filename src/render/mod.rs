@@ -1,3 +1,4 @@
-//! Drawing positions as text.
+//! Drawing positions as text, and printing text from outside the program safely.
 
 pub mod board;
+pub mod text;

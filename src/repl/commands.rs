@@ -39,7 +39,7 @@ pub const COMMANDS: &[Command] = &[
         name: "hint",
         summary: "a suggested ply, from the MCTS bot",
         usage: "hint",
-        help: "Asks the MCTS bot (1,000 playouts) for a ply, with how often it tried it and how well it scored.",
+        help: "Asks the MCTS bot (1,000 playouts) for a ply, with how many of the playouts went through it (the search's confidence: below 50 it says it is not sure) and how often you won in those.",
     },
     Command {
         name: "bot",
@@ -69,7 +69,7 @@ pub const COMMANDS: &[Command] = &[
         name: "load",
         summary: "resume a saved transcript",
         usage: "load FILE",
-        help: "Replaces this game with the one in a transcript, at the position it reached.",
+        help: "Replaces this game with the one in a transcript, at the position it reached; if this game has unsaved plies, offers to save it first.",
     },
     Command {
         name: "rules",
@@ -81,7 +81,7 @@ pub const COMMANDS: &[Command] = &[
         name: "new",
         summary: "a new game, same settings",
         usage: "new",
-        help: "Starts a new game with the same game, parameters and seats.",
+        help: "Starts a new game with the same game, parameters and seats; if this game has unsaved plies, offers to save it first.",
     },
     Command {
         name: "resign",
@@ -111,7 +111,9 @@ pub fn find(name: &str) -> Option<&'static Command> {
 /// The text of `help`.
 pub fn overview() -> String {
     let mut s = String::from(
-        "Type a ply as `moves` lists it (case and spaces do not matter) or its number.\nCommands:\n",
+        "Type a ply as `moves` lists it (case and spaces do not matter) or its number.\n\
+         While a bot thinks, Ctrl-C stops it: it plays its best ply so far, then the bots wait \
+         for an empty line.\nCommands:\n",
     );
     let width = COMMANDS.iter().map(|c| c.usage.len()).max().unwrap_or(0);
     for c in COMMANDS {

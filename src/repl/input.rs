@@ -24,12 +24,23 @@ pub enum Line {
     Cancelled,
     /// Ctrl-D or the end of the piped input.
     End,
+    /// A line that cannot be a command (longer than [`MAX_LINE`], or not UTF-8 text): it
+    /// is skipped, and the message says why, so that no later line is lost with it.
+    Refused(String),
+    /// Standard input could not be read at all.
+    Failed(String),
 }
+
+/// The longest line read as a command, in bytes. Commands and plies are short; a longer
+/// line is refused without being kept (a pasted file, a runaway script), so that neither
+/// memory nor the messages that quote it grow with it.
+pub const MAX_LINE: usize = 4096;
 
 /// A source of input lines.
 pub enum Input {
     Terminal(Box<Editor<Completion, DefaultHistory>>),
-    Piped(io::Lines<io::StdinLock<'static>>),
+    /// Lines from a pipe or file, and how many were read.
+    Piped(io::StdinLock<'static>, usize),
 }
 
 /// The words tab completion offers: the legal plies of the position, refreshed by the
@@ -57,7 +68,7 @@ impl Input {
             }));
             return Input::Terminal(Box::new(editor));
         }
-        Input::Piped(io::stdin().lock().lines())
+        Input::Piped(io::stdin().lock(), 0)
     }
 
     /// Whether prompts should be shown (a person is typing).
@@ -69,21 +80,92 @@ impl Input {
     pub fn read(&mut self, prompt: &str) -> Line {
         match self {
             Input::Terminal(editor) => match editor.readline(prompt) {
+                Ok(line) if line.len() > MAX_LINE => Line::Refused(format!(
+                    "that line is {} bytes long, more than the {MAX_LINE} a command may \
+                     hold: ignored",
+                    line.len()
+                )),
                 Ok(line) => {
                     if !line.trim().is_empty() {
                         let _ = editor.add_history_entry(line.as_str());
                     }
                     Line::Text(line)
                 }
-                Err(ReadlineError::Interrupted) => Line::Cancelled,
-                Err(_) => Line::End,
+                Err(ReadlineError::Interrupted | ReadlineError::Signal(_)) => Line::Cancelled,
+                Err(ReadlineError::Eof) => Line::End,
+                Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
+                    Line::Refused("that line is not UTF-8 text: ignored".into())
+                }
+                Err(e) => Line::Failed(format!("cannot read the terminal: {e}")),
             },
-            Input::Piped(lines) => match lines.next() {
-                Some(Ok(line)) => Line::Text(line),
-                _ => Line::End,
-            },
+            Input::Piped(stdin, count) => {
+                *count += 1;
+                let n = *count;
+                match read_line(stdin, MAX_LINE) {
+                    Ok(None) => Line::End,
+                    Ok(Some(Raw::TooLong(len))) => Line::Refused(format!(
+                        "line {n} of the input is {len} bytes long, more than the {MAX_LINE} \
+                         a command may hold: ignored"
+                    )),
+                    Ok(Some(Raw::Bytes(bytes))) => match String::from_utf8(bytes) {
+                        Ok(line) => Line::Text(line),
+                        Err(_) => Line::Refused(format!(
+                            "line {n} of the input is not UTF-8 text: ignored"
+                        )),
+                    },
+                    Err(e) => Line::Failed(format!("cannot read standard input: {e}")),
+                }
+            }
         }
     }
+}
+
+/// A line as read, before it is decoded.
+enum Raw {
+    /// Its bytes, without the line break (`\n` or `\r\n`).
+    Bytes(Vec<u8>),
+    /// A line longer than the limit, skipped up to its end: its length.
+    TooLong(usize),
+}
+
+/// Reads one line of at most `limit` bytes; a longer one is read through to its end but
+/// not kept. `None` at the end of the input.
+fn read_line(reader: &mut impl BufRead, limit: usize) -> io::Result<Option<Raw>> {
+    let mut line = Vec::new();
+    let (mut len, mut any) = (0usize, false);
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        any = true;
+        let (chunk, used, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], i + 1, true),
+            None => (buf, buf.len(), false),
+        };
+        len += chunk.len();
+        if len <= limit {
+            line.extend_from_slice(chunk);
+        }
+        reader.consume(used);
+        if done {
+            break;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    if len > limit {
+        return Ok(Some(Raw::TooLong(len)));
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    Ok(Some(Raw::Bytes(line)))
 }
 
 impl Completer for Completion {

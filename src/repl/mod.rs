@@ -7,21 +7,30 @@
 //! game asks first.
 
 pub mod commands;
+pub(crate) mod explain;
 mod input;
+mod interrupt;
+pub(crate) mod report;
+pub(crate) mod variant;
 
 use std::cell::RefCell;
 use std::fmt::Write as _;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::rc::Rc;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use crate::bots::mcts::{Budget, MctsBot};
 use crate::bots::{self, Bot};
-use crate::cli::{Failure, GameArgsRef, load_game};
+use crate::cli::{Failure, GameArgsRef, load_game, typed_ply};
+use crate::engine::game::Ply;
 use crate::engine::game::{Game, normalize};
 use crate::engine::state::State;
-use crate::record::transcript::{Entry, Transcript};
+use crate::record::transcript::{Entry, Transcript, closest_plies};
 use crate::render::board::{legend, render_marked, use_colour};
+use crate::render::text::{echo, printable, printable_lines};
 use input::{Input, Line};
+use variant::Variant;
 
 /// How a session starts.
 pub struct Options {
@@ -38,6 +47,9 @@ pub struct Options {
 
 /// How many playouts `hint` asks of the MCTS bot.
 const HINT_PLAYOUTS: u64 = 1000;
+
+/// Below this many playouts through the ply it suggests, `hint` says it is not sure.
+const HINT_SURE: u32 = 50;
 
 /// Above this many legal plies, `moves` groups them by where they start.
 const GROUP_ABOVE: usize = 24;
@@ -60,6 +72,20 @@ struct Session {
     resigned: Option<u8>,
     /// Whether the game has changed since it was started, loaded or saved.
     dirty: bool,
+    /// Whether the bots wait for the person (after Ctrl-C stopped one): they play on
+    /// once a line is entered.
+    paused: bool,
+    /// The game file, to explain an illegal ply and the end of a game (None if it cannot
+    /// be read again).
+    variant: Option<Variant>,
+}
+
+/// What a bot's turn gave.
+enum Thought {
+    /// The ply it chose; with how long it had thought when Ctrl-C stopped it early.
+    Chose(Ply, Option<Duration>),
+    /// Ctrl-C stopped it before it had a ply: how long it had thought.
+    Stopped(Duration),
 }
 
 /// Plays games on stdin/stdout until the user leaves or the input ends. By default the
@@ -73,6 +99,9 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
     let plies = Rc::new(RefCell::new(Vec::new()));
     let mut input = Input::open(Rc::clone(&plies));
     let colour = input.interactive() && use_colour();
+    // The thinking line rewrites itself with `\r`: only for a person watching.
+    let live = input.interactive() && std::io::stdout().is_terminal();
+    interrupt::install();
     writeln!(
         out,
         "{} (seed {}). Type a ply, `moves`, `help` or `quit`.\nPieces:\n{}",
@@ -86,13 +115,43 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
         if !session.over() {
             announced_end = false;
             let me = session.state().to_move as usize;
-            if session.bots[me].is_some() {
+            if session.bots[me].is_some() && !session.paused {
                 // A person's ply is shown before the bots answer it.
                 if show_board && !session.plies.is_empty() && !session.last_by_bot() {
                     write!(out, "\n{}", session.render(colour))?;
                 }
-                let text = session.bot_ply(me).map_err(Failure)?;
-                writeln!(out, "{} plays {text}", session.who(me))?;
+                let said = match session.think(me, out, live)? {
+                    Thought::Chose(ply, stopped) => {
+                        let by = session.seats[me].clone();
+                        let text = session.game.notation(session.state(), &ply);
+                        session.redo.clear();
+                        let did = session.play_text(&text, &by).map_err(Failure)?;
+                        let mut line = format!("{} plays {}", session.who(me), did.text);
+                        if let Some(after) = stopped {
+                            session.paused = true;
+                            let _ = write!(
+                                line,
+                                ", its best when Ctrl-C stopped it after {:.1} s",
+                                after.as_secs_f64()
+                            );
+                        }
+                        line + &did.effects
+                    }
+                    Thought::Stopped(after) => {
+                        session.paused = true;
+                        format!(
+                            "Ctrl-C stopped {} after {:.1} s, before it chose a ply: the turn \
+                             is yours",
+                            session.who(me),
+                            after.as_secs_f64()
+                        )
+                    }
+                };
+                writeln!(out, "{said}")?;
+                let next = session.state().to_move as usize;
+                if session.paused && !session.over() && session.bots[next].is_some() {
+                    writeln!(out, "{}", session.pause_note())?;
+                }
                 show_board = true;
                 continue;
             }
@@ -101,6 +160,8 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
             write!(out, "\n{}", session.render(colour))?;
             if session.resigned.is_some() {
                 writeln!(out, "game over: {}", session.transcript().result)?;
+            } else if session.over() && !announced_end {
+                writeln!(out, "{}", printable_lines(&session.ending()))?;
             }
             show_board = false;
             announced_end = session.over();
@@ -113,7 +174,7 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
             Line::End => {
                 if input.interactive() && session.dirty {
                     writeln!(out)?;
-                    if !offer_to_save(&mut session, &mut input, out)? {
+                    if !offer_to_save(&mut session, &mut input, out, "leave")? {
                         continue;
                     }
                 } else if session.dirty && session.over() {
@@ -123,36 +184,56 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
                 }
                 return Ok(());
             }
+            Line::Refused(why) => {
+                writeln!(out, "{why}")?;
+                continue;
+            }
+            Line::Failed(why) => return Err(Failure(unsaved(&session, why))),
         };
         let (word, rest) = split_command(&line);
         match word {
-            "" => {}
+            "" => session.paused = false,
             "quit" | "exit" => {
-                if session.dirty && !offer_to_save(&mut session, &mut input, out)? {
+                if session.dirty && !offer_to_save(&mut session, &mut input, out, "leave")? {
                     continue;
                 }
                 return Ok(());
             }
             _ => {
+                // Both throw the game away: like leaving, they offer to save it first.
+                let discards = word == "new" || (word == "load" && !rest.is_empty());
+                if discards && session.dirty && !offer_to_save(&mut session, &mut input, out, word)?
+                {
+                    writeln!(out, "the game goes on")?;
+                    continue;
+                }
                 let reply = session.command(word, rest, &line);
-                write!(out, "{}", reply.text)?;
+                // Replies quote what was typed and read from files: escaped as a whole.
+                write!(out, "{}", printable_lines(&reply.text))?;
                 show_board |= reply.show_board;
             }
         }
     }
 }
 
-/// Asks whether to save before leaving; false when the user changed their mind.
+/// Asks whether to save the game before `action` (`leave`, `load`, `new`) throws it
+/// away; false when the user changed their mind.
 fn offer_to_save(
     session: &mut Session,
     input: &mut Input,
     out: &mut impl Write,
+    action: &str,
 ) -> Result<bool, Failure> {
+    let without = match action {
+        "leave" => "leave without saving",
+        "load" => "load the other game without saving this one",
+        _ => "start a new game without saving this one",
+    };
     loop {
         writeln!(
             out,
-            "The game has not been saved. Type a file name to save it, `no` to leave without \
-             saving, or `back` to go on playing."
+            "The game has not been saved. Type a file name to save it, `no` to {without}, or \
+             `back` to go on playing."
         )?;
         match input.read("save to> ") {
             Line::Text(answer) => match answer.trim() {
@@ -167,8 +248,24 @@ fn offer_to_save(
                 },
             },
             Line::Cancelled => return Ok(false),
-            Line::End => return Ok(true),
+            Line::End => {
+                // On a terminal the cursor is still after the prompt.
+                let lead = if input.interactive() { "\n" } else { "" };
+                writeln!(out, "{lead}end of input: left without saving")?;
+                return Ok(true);
+            }
+            Line::Refused(why) => writeln!(out, "{why}")?,
+            Line::Failed(why) => return Err(Failure(unsaved(session, why))),
         }
+    }
+}
+
+/// An input error, and that the game was lost with it if it had not been saved.
+fn unsaved(session: &Session, why: String) -> String {
+    if session.dirty {
+        format!("{why}; the game was not saved")
+    } else {
+        why
     }
 }
 
@@ -251,7 +348,10 @@ impl Session {
             redo: Vec::new(),
             resigned: None,
             dirty: false,
+            paused: false,
+            variant: None,
         };
+        session.variant = Variant::of(&session.file, &session.game);
         for (i, spec) in seats.iter().enumerate() {
             session.set_seat(i, spec).map_err(Failure)?;
         }
@@ -295,6 +395,9 @@ impl Session {
         }
         let state = self.state();
         let mut p = self.who(state.to_move as usize);
+        if self.paused && self.bots[state.to_move as usize].is_some() {
+            p.push_str(" (paused)");
+        }
         let steps = self.game.plies_this_turn(state);
         if steps > 1 {
             let _ = write!(p, ", step {} of {steps}", state.ply_in_turn);
@@ -328,37 +431,122 @@ impl Session {
         Ok(())
     }
 
-    /// Plays the ply written `text` (legal in the current position) and records it.
-    fn play_text(&mut self, text: &str) -> Result<String, String> {
+    /// Plays the ply written `text`, chosen `by` a person (`human`) or a bot spec, and
+    /// records it; an illegal text is an error saying why, as far as can be told.
+    fn play_text(&mut self, text: &str, by: &str) -> Result<Played, String> {
         let state = self.state().clone();
-        let ply = self
-            .game
-            .parse_ply(&state, text)
-            .map_err(|e| illegal(&self.game, &state, text, &e.closest))?;
+        let ply = match typed_ply(&self.game, &state, text) {
+            Ok(ply) => ply,
+            Err(closest) => return Err(self.illegal(&state, text, &closest)),
+        };
         let canonical = self.game.notation(&state, &ply);
         let mut next = state.clone();
         self.game.play(&mut next, &ply);
-        self.plies.push(Entry {
-            turn: state.turn,
-            player: self.game.players[state.to_move as usize].clone(),
-            ply: canonical.clone(),
-            line: 0,
-        });
+        let effects = report::effects(&self.game, &state, &next);
+        self.plies
+            .push(Entry::new(&self.game, &state, &canonical, by));
         self.states.push(next);
         self.dirty = true;
-        Ok(canonical)
+        Ok(Played {
+            text: canonical,
+            effects: if effects.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", effects.join("; "))
+            },
+        })
     }
 
-    /// Lets the bot in seat `me` play.
-    fn bot_ply(&mut self, me: usize) -> Result<String, String> {
+    /// Lets the bot in seat `me` choose a ply, on a thread of its own: this one shows how
+    /// long it has been thinking (when `live`, on a terminal) and Ctrl-C stops it
+    /// ([`interrupt`]) rather than the program.
+    fn think(&mut self, me: usize, out: &mut impl Write, live: bool) -> Result<Thought, Failure> {
         let state = self.state().clone();
+        let label = format!("{} ({}) is thinking", self.who(me), self.seats[me]);
+        let budget = budget_seconds(&self.seats[me]);
+        let game = &self.game;
         let bot = self.bots[me].as_mut().expect("a bot seat");
-        let ply = bot
-            .choose(&self.game, &state)
-            .ok_or("the bot found no legal ply")?;
-        let text = self.game.notation(&state, &ply);
-        self.redo.clear();
-        self.play_text(&text)
+        let thinking = interrupt::Thinking::start();
+        let clock = Instant::now();
+        let (sender, answer) = mpsc::channel();
+        let chosen = std::thread::scope(|scope| -> Result<Option<Ply>, Failure> {
+            scope.spawn(move || {
+                let _ = sender.send(bot.choose_or_stop(game, &state, interrupt::stop_flag()));
+            });
+            let mut shown = 0;
+            loop {
+                match answer.recv_timeout(Duration::from_millis(100)) {
+                    Ok(ply) => {
+                        if shown > 0 {
+                            // Blanks over the thinking line, then back to its start.
+                            write!(out, "\r{}\r", " ".repeat(shown))?;
+                        }
+                        return Ok(ply);
+                    }
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    Err(mpsc::RecvTimeoutError::Disconnected) => {
+                        return Err(Failure(format!("{label}: the bot failed")));
+                    }
+                }
+                let elapsed = clock.elapsed().as_secs_f64();
+                if live && elapsed >= 0.5 {
+                    let mut line = format!("{label}: {elapsed:.1} s");
+                    if let Some(total) = budget {
+                        let _ = write!(line, " of {total:.1} s");
+                    }
+                    line.push_str(" (Ctrl-C stops it)");
+                    shown = shown.max(line.chars().count());
+                    write!(out, "\r{line}")?;
+                    out.flush()?;
+                }
+            }
+        })?;
+        let stopped = thinking.stopped().then(|| clock.elapsed());
+        Ok(match (chosen, stopped) {
+            (Some(ply), stopped) => Thought::Chose(ply, stopped),
+            (None, Some(after)) => Thought::Stopped(after),
+            (None, None) => return Err(Failure("the bot found no legal ply".into())),
+        })
+    }
+
+    /// What the person reads after a bot was stopped.
+    fn pause_note(&self) -> String {
+        "The bots wait: type a ply for whoever is to move, a command, or an empty line to let \
+         the bots play on."
+            .to_string()
+    }
+
+    /// Why the game ended (not for a resignation): the rule, and the scores.
+    fn ending(&self) -> String {
+        let n = self.states.len();
+        if n < 2 {
+            return report::ending(&self.game, None, self.state(), self.state());
+        }
+        report::ending(
+            &self.game,
+            self.variant.as_ref(),
+            &self.states[n - 2],
+            &self.states[n - 1],
+        )
+    }
+
+    /// Why `text` is not a legal ply here: the condition that refuses it when the text is
+    /// written like a ply of an action, or what the texts tell; and the closest plies.
+    fn illegal(&self, state: &State, text: &str, closest: &[String]) -> String {
+        let why = self
+            .variant
+            .as_ref()
+            .and_then(|v| explain::why_illegal(v, &self.game, state, text));
+        match why {
+            Some(why) => {
+                let mut s = format!("`{}` is not legal: {why}", echo(text));
+                if !closest.is_empty() {
+                    let _ = write!(s, "; {}", closest_plies(closest));
+                }
+                s
+            }
+            None => illegal(&self.game, state, text, closest),
+        }
     }
 
     fn command(&mut self, word: &str, rest: &str, line: &str) -> Reply {
@@ -368,7 +556,8 @@ impl Session {
                 name => match commands::find(name) {
                     Some(c) => Reply::say(format!("{}\n  {}", c.usage, c.help)),
                     None => Reply::say(format!(
-                        "no command `{name}`; commands: {}",
+                        "no command `{}`; commands: {}",
+                        echo(name),
                         commands::COMMANDS
                             .iter()
                             .map(|c| c.name)
@@ -394,16 +583,22 @@ impl Session {
                     Ok(bot) => bot,
                     Err(e) => return Reply::say(e),
                 };
-                let Some(ply) = bot.choose(&self.game, &state) else {
+                // Ctrl-C stops it too (with its best so far), not the program.
+                let thinking = interrupt::Thinking::start();
+                let chosen = bot.choose_or_stop(&self.game, &state, interrupt::stop_flag());
+                drop(thinking);
+                let Some(ply) = chosen else {
                     return Reply::say("there is no legal ply");
                 };
                 let text = self.game.notation(&state, &ply);
                 self.redo.clear();
-                match self.play_text(&text) {
-                    Ok(t) => Reply::board(format!(
-                        "{} plays {t} (chosen by the {} bot)",
+                match self.play_text(&text, bots::DEFAULT_OPPONENT) {
+                    Ok(did) => Reply::board(format!(
+                        "{} plays {} (chosen by the {} bot){}",
                         self.who(me as usize),
-                        bots::DEFAULT_OPPONENT
+                        did.text,
+                        bots::DEFAULT_OPPONENT,
+                        did.effects
                     )),
                     Err(e) => Reply::say(e),
                 }
@@ -461,7 +656,7 @@ impl Session {
         if self.over() {
             return Reply::say(format!(
                 "`{}`: the game is over; `new`, `undo`, `save FILE` or `quit`",
-                line.trim()
+                echo(line)
             ));
         }
         let text = match line.trim().parse::<usize>() {
@@ -470,19 +665,28 @@ impl Session {
                 match legal.get(n.wrapping_sub(1)) {
                     Some(t) => t.clone(),
                     None => {
-                        return Reply::say(format!(
-                            "there is no ply number {n}; `moves` lists {} (1 to {})",
-                            legal.len(),
-                            legal.len()
-                        ));
+                        return Reply::say(match legal.len() {
+                            1 => format!("there is no ply number {n}; there is 1 legal ply (1)"),
+                            k => {
+                                format!("there is no ply number {n}; `moves` lists {k} (1 to {k})")
+                            }
+                        });
                     }
                 }
             }
             Err(_) => line.trim().to_string(),
         };
         self.redo.clear();
-        match self.play_text(&text) {
-            Ok(_) => Reply::board(""),
+        match self.play_text(&text, "human") {
+            Ok(did) => {
+                self.paused = false;
+                // The person knows what they typed; what it did is news.
+                Reply::board(if did.effects.is_empty() {
+                    String::new()
+                } else {
+                    format!("{}{}", did.text, did.effects)
+                })
+            }
             Err(e) => Reply::say(e),
         }
     }
@@ -518,7 +722,7 @@ impl Session {
                     .collect();
                 let _ = writeln!(s, "{}", line.join(" ").trim_end());
             }
-            let _ = writeln!(s, "{} legal plies", legal.len());
+            let _ = writeln!(s, "{}", legal_plies(legal.len()));
             return s;
         }
         let mut i = 0;
@@ -536,7 +740,7 @@ impl Session {
             }
             let _ = writeln!(s, "{line}");
         }
-        let _ = writeln!(s, "{} legal plies", legal.len());
+        let _ = writeln!(s, "{}", legal_plies(legal.len()));
         s
     }
 
@@ -576,7 +780,7 @@ impl Session {
             return Reply::say("nothing to redo");
         }
         while let Some(entry) = self.redo.pop() {
-            if let Err(e) = self.play_text(&entry.ply) {
+            if let Err(e) = self.play_text(&entry.ply, &entry.by) {
                 self.redo.clear();
                 return Reply::say(e);
             }
@@ -594,20 +798,37 @@ impl Session {
         }
         let state = self.state();
         let seed = self.seed ^ (self.plies.len() as u64).wrapping_mul(0x9E37_79B9);
+        let legal = self.legal_texts();
+        if legal.len() == 1 {
+            return format!("hint: {} (the only legal ply)", legal[0]);
+        }
         let mut bot = MctsBot::new(seed, Budget::Iterations(HINT_PLAYOUTS));
-        match bot.search(&self.game, state).0 {
-            Some(advice) if advice.visits == 0 => format!(
+        // The share of the playouts that went through the ply says how sure the search
+        // is; its win rate alone can be 100% after a single playout.
+        let thinking = interrupt::Thinking::start();
+        let advice = bot.search_until(&self.game, state, interrupt::stop_flag());
+        drop(thinking);
+        match advice {
+            (Some(advice), _) if advice.visits == 0 => format!(
                 "hint: {} (it wins at once)",
                 self.game.notation(state, &advice.ply)
             ),
-            Some(advice) => format!(
-                "hint: {} (MCTS, {HINT_PLAYOUTS} playouts: tried {} times, scoring {:.0}% for {})",
-                self.game.notation(state, &advice.ply),
-                advice.visits,
-                100.0 * advice.score,
-                self.game.players[state.to_move as usize]
-            ),
-            None => "no hint: there is no legal ply".into(),
+            (Some(advice), playouts) => {
+                let mut s = format!(
+                    "hint: {} (MCTS: {} of {playouts} playouts went through it, {:.0}%, and {} \
+                     won {:.0}% of those",
+                    self.game.notation(state, &advice.ply),
+                    advice.visits,
+                    100.0 * advice.visits as f64 / playouts.max(1) as f64,
+                    self.game.players[state.to_move as usize],
+                    100.0 * advice.score
+                );
+                if advice.visits < HINT_SURE {
+                    s.push_str("; too few to be sure");
+                }
+                s + ")"
+            }
+            (None, _) => "no hint: there is no legal ply".into(),
         }
     }
 
@@ -655,8 +876,7 @@ impl Session {
 
     /// Replaces the game with the one a transcript holds; this game is kept on failure.
     fn load(&mut self, path: &str) -> Result<String, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-        let t = Transcript::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+        let t = Transcript::read(path)?;
         if t.game != self.game.name {
             return Err(format!(
                 "{path} is a game of {}, and this is {}: start `rulebook play GAMEFILE --load {path}`",
@@ -692,11 +912,17 @@ impl Session {
         }
         for (name, text) in &t.names {
             if let Ok(i) = seat_index(&self.game, name) {
-                self.names[i] = Some(text.clone());
+                self.names[i] = Some(printable(text).into_owned());
             }
         }
         self.dirty = false;
-        Ok(format!("loaded {path}: {} plies", self.plies.len()))
+        self.variant = Variant::of(&self.file, &self.game);
+        self.paused = false;
+        let n = self.plies.len();
+        Ok(format!(
+            "loaded {path}: {n} {}",
+            if n == 1 { "ply" } else { "plies" }
+        ))
     }
 }
 
@@ -728,20 +954,45 @@ fn illegal(game: &Game, state: &State, text: &str, closest: &[String]) -> String
     let same_start = legal.iter().filter(|t| start(t) == from).count();
     let mut s = if same_start > 0 {
         format!(
-            "`{}` is not legal: {same_start} legal plies start with `{from}`, this is not one",
-            text.trim()
+            "`{}` is not legal: {} start{} with `{}`, this is not one",
+            echo(text),
+            legal_plies(same_start),
+            if same_start == 1 { "s" } else { "" },
+            echo(&from)
         )
     } else if legal.iter().any(|t| t.starts_with(&from)) || from.is_empty() {
-        format!("`{}` is not a legal ply here", text.trim())
+        format!("`{}` is not a legal ply here", echo(text))
     } else {
         format!(
-            "`{}` is not a command, and no legal ply starts with `{from}`",
-            text.trim()
+            "`{}` is not a command, and no legal ply starts with `{}`",
+            echo(text),
+            echo(&from)
         )
     };
     if !closest.is_empty() {
-        let _ = write!(s, "; closest legal plies: {}", closest.join(", "));
+        let _ = write!(s, "; {}", closest_plies(closest));
     }
     s.push_str(" (`moves` lists them all, `help` the commands)");
     s
+}
+
+/// `1 legal ply`, `3 legal plies`.
+fn legal_plies(n: usize) -> String {
+    format!("{n} legal {}", if n == 1 { "ply" } else { "plies" })
+}
+
+/// A ply played: its text, and what it did (`: removes ...`, or empty).
+struct Played {
+    text: String,
+    effects: String,
+}
+
+/// The time budget in a bot spec (`ms=N`), in seconds, for the thinking line.
+fn budget_seconds(spec: &str) -> Option<f64> {
+    let (_, options) = spec.split_once(':')?;
+    options
+        .split(',')
+        .find_map(|o| o.trim().strip_prefix("ms="))
+        .and_then(|ms| ms.trim().parse::<f64>().ok())
+        .map(|ms| ms / 1000.0)
 }

@@ -6,6 +6,8 @@
 use std::fmt;
 use std::ops::Range;
 
+use crate::render::text::printable;
+
 /// An error in a game file, with where it is and what would be right.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Diagnostic {
@@ -91,28 +93,41 @@ fn floor_char(text: &str, mut i: usize) -> usize {
     i
 }
 
+/// Every text a diagnostic prints comes from a file or a command line, so control
+/// characters in it are escaped (the drawn line keeps one character for each, so the
+/// caret stays under its place).
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "error: {}", self.message)?;
+        let path = printable(&self.path);
+        writeln!(f, "error: {}", printable(&self.message))?;
         match &self.location {
-            None => writeln!(f, "  --> {}", self.path)?,
+            None => writeln!(f, "  --> {path}")?,
             Some(loc) => {
                 let gutter = loc.line.to_string().len();
                 let pad = " ".repeat(gutter);
-                writeln!(f, "{pad}--> {}:{}:{}", self.path, loc.line, loc.column)?;
+                writeln!(f, "{pad}--> {path}:{}:{}", loc.line, loc.column)?;
                 writeln!(f, "{pad} |")?;
-                writeln!(f, "{} | {}", loc.line, loc.line_text.replace('\t', " "))?;
+                let drawn: String = loc
+                    .line_text
+                    .chars()
+                    .map(|c| match c {
+                        '\t' => ' ',
+                        c if c.is_control() => '\u{fffd}',
+                        c => c,
+                    })
+                    .collect();
+                writeln!(f, "{} | {drawn}", loc.line)?;
                 let lead = " ".repeat(loc.column - 1);
                 let carets = "^".repeat(loc.width);
                 if self.label.is_empty() {
                     writeln!(f, "{pad} | {lead}{carets}")?;
                 } else {
-                    writeln!(f, "{pad} | {lead}{carets} {}", self.label)?;
+                    writeln!(f, "{pad} | {lead}{carets} {}", printable(&self.label))?;
                 }
             }
         }
         for h in &self.help {
-            writeln!(f, "  = help: {h}")?;
+            writeln!(f, "  = help: {}", printable(h))?;
         }
         Ok(())
     }

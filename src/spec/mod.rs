@@ -17,9 +17,13 @@ pub struct Source {
     pub file: GameFile,
 }
 
+/// The largest game file read, in bytes: real ones are a few kilobytes, and the bound
+/// keeps a wrong path (`/dev/zero`, a video) from being read until memory runs out.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
 /// Reads and parses a game file; TOML and schema errors come back located.
 pub fn load(path: &str) -> Result<Source, Box<Diagnostic>> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
+    let text = crate::record::file::read_text(path, MAX_FILE_BYTES, "game file").map_err(|e| {
         Box::new(Diagnostic::plain(
             path,
             format!("cannot read the game file: {e}"),
@@ -38,7 +42,12 @@ pub fn parse(path: &str, text: String) -> Result<Source, Box<Diagnostic>> {
         }),
         Err(e) => {
             let span = e.span().unwrap_or(0..0);
-            let message = e.message().trim_end().to_string();
+            // Serde speaks of the Rust types it expected ("invalid length 1, expected struct
+            // BoardSpec with 6 elements"); the shape of the document says what was meant.
+            let (span, message) = match misshapen(&text, &span) {
+                Some(found) => found,
+                None => (span, e.message().trim_end().to_string()),
+            };
             Err(Box::new(Diagnostic::at(
                 path,
                 &text,
@@ -48,4 +57,97 @@ pub fn parse(path: &str, text: String) -> Result<Source, Box<Diagnostic>> {
             )))
         }
     }
+}
+
+/// The tables a game file has once (`[board]`) and those it lists (`[[actions]]`).
+const SINGLE_TABLES: &[&str] = &["game", "board", "turns", "vars", "scoring", "eval"];
+const LIST_TABLES: &[&str] = &["players", "setup", "phases", "actions", "end"];
+
+/// What is wrong with the shape of a game file that serde refused, in the writer's
+/// terms, and where: a table written as a list or a list as a table, or a number too
+/// large for a whole number. `at` is where serde stopped.
+fn misshapen(text: &str, at: &std::ops::Range<usize>) -> Option<(std::ops::Range<usize>, String)> {
+    use toml::de::{DeTable, DeValue};
+    let Ok(doc) = DeTable::parse(text) else {
+        // A syntax error; one shape still reads as one: a list table written `[actions]`
+        // twice is a "duplicate key".
+        let start = text.get(..at.start)?.rfind('\n').map_or(0, |i| i + 1);
+        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let header = text[start..end].trim();
+        let name = header.strip_prefix('[')?.strip_suffix(']')?.trim();
+        return LIST_TABLES.contains(&name).then(|| {
+            (
+                at.clone(),
+                format!(
+                    "`[{name}]` is written twice, but a table can be given only once: `{name}` \
+                     is a list, write `[[{name}]]` for each entry"
+                ),
+            )
+        });
+    };
+    for (key, value) in doc.get_ref() {
+        let name: &str = key.get_ref();
+        let span = key.span();
+        match value.get_ref() {
+            DeValue::Array(_) if SINGLE_TABLES.contains(&name) => {
+                return Some((
+                    span,
+                    format!(
+                        "`[[{name}]]` makes a list, but a game has one `{name}` table: write `[{name}]`"
+                    ),
+                ));
+            }
+            DeValue::Table(_) if LIST_TABLES.contains(&name) => {
+                return Some((
+                    span,
+                    format!(
+                        "`[{name}]` makes one table, but `{name}` is a list: write `[[{name}]]` \
+                         for each entry"
+                    ),
+                ));
+            }
+            DeValue::Table(entries) if matches!(name, "params" | "pieces") => {
+                for (entry, value) in entries {
+                    if matches!(value.get_ref(), DeValue::Array(_)) {
+                        let entry: &str = entry.get_ref();
+                        return Some((
+                            span,
+                            format!(
+                                "`[[{name}.{entry}]]` makes a list, but each of the {name} is \
+                                 one table: write `[{name}.{entry}]`"
+                            ),
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    too_large(doc.get_ref().values())
+}
+
+/// The first whole number among `values` (and inside them) that does not fit in 64 bits.
+fn too_large<'a, 'i: 'a>(
+    values: impl Iterator<Item = &'a toml::Spanned<toml::de::DeValue<'i>>>,
+) -> Option<(std::ops::Range<usize>, String)> {
+    use toml::de::DeValue;
+    for value in values {
+        let found = match value.get_ref() {
+            DeValue::Integer(i) if i64::from_str_radix(i.as_str(), i.radix()).is_err() => Some((
+                value.span(),
+                format!(
+                    "`{i}` is too large: a whole number is from {} to {}",
+                    i64::MIN,
+                    i64::MAX
+                ),
+            )),
+            DeValue::Array(items) => too_large(items.iter()),
+            DeValue::Table(entries) => too_large(entries.values()),
+            _ => None,
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
 }

@@ -49,7 +49,8 @@ pub struct Meta {
     pub name: String,
     #[serde(default)]
     pub rules: String,
-    /// A ply cap after which the game is a draw: an interpreter setting, not a rule.
+    /// A ply cap after which the game is a draw: an interpreter setting, not a rule
+    /// (`compile::DEFAULT_MAX_PLIES` when the file gives none).
     pub max_plies: Option<Spanned<i64>>,
 }
 
@@ -58,8 +59,8 @@ pub struct Meta {
 #[serde(deny_unknown_fields)]
 pub struct ParamSpec {
     pub default: Spanned<toml::Value>,
-    pub min: Option<i64>,
-    pub max: Option<i64>,
+    pub min: Option<Spanned<i64>>,
+    pub max: Option<Spanned<i64>>,
     /// A condition over the parameters that a value must meet.
     pub check: Option<Code>,
     #[serde(default)]

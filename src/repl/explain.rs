@@ -1,0 +1,540 @@
+//! Why a typed ply is not legal: the first condition of the game file that refuses it.
+//!
+//! When the text is written like a ply of an action (its notation template, with a cell,
+//! player, kind, direction or number where each `{name}` is), the action's conditions
+//! are taken in the order the generator tests them: for each `choose` binding of a name
+//! the text gives, the collection (`to in adjacent(from)`) and its filter (`where
+//! empty(to)`); a `where`; a computed name the text gives (`to = step(from, d)`); then the
+//! part's `check`. Variant
+//! `k` of the game keeps the first `k` of them and pins every name the text gives to its
+//! value; the others are dropped. The typed ply is legal in variant 0 (nothing is
+//! required of it) and not in the real game, so there is a first variant where it stops
+//! being legal: the condition that variant added is the one that refused it. Everything
+//! is asked through the public game API ([`super::variant`]); nothing names a game.
+
+use toml::Spanned;
+
+use super::variant::{Variant, one_line};
+use crate::engine::board::DIRECTIONS;
+use crate::engine::game::Game;
+use crate::engine::state::State;
+use crate::lang::ast::Binding;
+use crate::lang::parser;
+use crate::spec::schema::{ActionSpec, Code};
+
+/// What kind of value a `{name}` of a notation stands for, told by the text it matched.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Class {
+    Cell,
+    Player,
+    Kind,
+    Dir,
+    /// A number, a condition or `none`: never the element of a collection.
+    Other,
+}
+
+/// One piece of a notation template, lower-cased and without spaces.
+enum Piece {
+    Text(String),
+    Slot(String),
+}
+
+/// A name the typed text gives a value to.
+#[derive(Clone)]
+struct Pinned {
+    name: String,
+    value: String,
+    class: Class,
+}
+
+/// A condition the generator tests, and where it is: part, binding (None: the check).
+#[derive(Clone, Copy, PartialEq)]
+enum Gate {
+    /// The element is in the binding's collection.
+    Member(usize, usize),
+    /// The binding's `where` filter holds for it.
+    Filter(usize, usize),
+    /// A `where COND` binding holds.
+    Where(usize, usize),
+    /// A computed name (`x = EXPR`) has the value the text gives it.
+    Equal(usize, usize),
+    /// The part's `check` holds after its effect.
+    Check(usize),
+}
+
+/// Text without spaces, lower-cased: how a typed ply is compared with a template.
+pub fn squash(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Why `typed` is not a legal ply of `state`, if it is written like a ply of one of the
+/// game's actions; the message starts with the ply.
+pub fn why_illegal(variant: &Variant, game: &Game, state: &State, typed: &str) -> Option<String> {
+    let source = variant.source()?;
+    let vocabulary = vocabulary(game);
+    let text = squash(typed);
+    let phase = game
+        .current_phase(state)
+        .map(|p| game.phases[p].name.clone());
+    for (index, action) in source.file.actions.iter().enumerate() {
+        let Some(pinned) = shape(action, &text, &vocabulary) else {
+            continue;
+        };
+        let name = action.name.get_ref();
+        if let Some(wanted) = &action.phase
+            && phase.as_deref() != Some(wanted.get_ref().as_str())
+        {
+            return Some(format!(
+                "a `{name}` ply is played only in the {} phase, and this is {}",
+                wanted.get_ref(),
+                match &phase {
+                    Some(p) => format!("the {p} phase"),
+                    None => "no phase".to_string(),
+                }
+            ));
+        }
+        let others = game
+            .legal_plies(state)
+            .iter()
+            .any(|ply| !source.file.actions[ply.action as usize].fallback);
+        if action.fallback && others {
+            return Some(format!(
+                "a `{name}` ply is allowed only when no other ply is, and there are others"
+            ));
+        }
+        if let Some(why) = first_refusal(variant, game, state, index, &pinned, typed) {
+            return Some(format!("as a `{name}` ply, {why}"));
+        }
+    }
+    None
+}
+
+/// Every value a notation can print, lower-cased, with its class and its spelling.
+fn vocabulary(game: &Game) -> Vec<(String, Class, String)> {
+    let mut words = Vec::new();
+    let mut add = |name: &str, class: Class| {
+        words.push((name.to_lowercase(), class, name.to_string()));
+    };
+    game.board.names.iter().for_each(|n| add(n, Class::Cell));
+    game.players.iter().for_each(|n| add(n, Class::Player));
+    game.kinds.iter().for_each(|k| add(&k.name, Class::Kind));
+    DIRECTIONS.iter().for_each(|d| add(d.0, Class::Dir));
+    ["none", "true", "false"]
+        .iter()
+        .for_each(|w| add(w, Class::Other));
+    // Longest first: `ne` before `n`, `a10` before `a1`.
+    words.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
+    words
+}
+
+/// The names `text` gives values to, if it is written like a ply of `action` (with any
+/// of its optional parts left out).
+/// The template a part's notation falls back to: the text itself, or the last case of a
+/// list of cases (the one that holds when no other does).
+fn default_text(notation: &toml::Value) -> &str {
+    match notation {
+        toml::Value::String(s) => s,
+        toml::Value::Array(cases) => cases
+            .last()
+            .and_then(|case| case.get("text"))
+            .and_then(toml::Value::as_str)
+            .unwrap_or(""),
+        _ => "",
+    }
+}
+
+fn shape(
+    action: &ActionSpec,
+    text: &str,
+    vocabulary: &[(String, Class, String)],
+) -> Option<Vec<Pinned>> {
+    let mut parts = vec![(false, &action.notation)];
+    parts.extend(action.then.iter().map(|p| (p.optional, &p.notation)));
+    let optional: Vec<usize> = (0..parts.len()).filter(|&i| parts[i].0).collect();
+    for skipped in 0..(1u32 << optional.len().min(8)) {
+        let mut pieces = Vec::new();
+        for (i, (_, notation)) in parts.iter().enumerate() {
+            let left_out = optional
+                .iter()
+                .position(|&o| o == i)
+                .is_some_and(|k| skipped & (1 << k) != 0);
+            if !left_out {
+                pieces.extend(template(default_text(notation.get_ref())));
+            }
+        }
+        let mut pinned = Vec::new();
+        if fits(&pieces, text, vocabulary, &mut pinned) {
+            return Some(pinned);
+        }
+    }
+    None
+}
+
+/// A notation template as pieces (`{{` and `}}` are braces).
+fn template(notation: &str) -> Vec<Piece> {
+    let mut pieces = Vec::new();
+    let mut literal = String::new();
+    let mut rest = notation;
+    while let Some(c) = rest.chars().next() {
+        if let Some(after) = rest.strip_prefix("{{") {
+            literal.push('{');
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix("}}") {
+            literal.push('}');
+            rest = after;
+        } else if c == '{'
+            && let Some(close) = rest.find('}')
+        {
+            pieces.push(Piece::Text(squash(&std::mem::take(&mut literal))));
+            pieces.push(Piece::Slot(rest[1..close].trim().to_string()));
+            rest = &rest[close + 1..];
+        } else {
+            literal.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    pieces.push(Piece::Text(squash(&literal)));
+    pieces
+}
+
+/// Whether `text` reads as `pieces`, collecting the values of the slots.
+fn fits(
+    pieces: &[Piece],
+    text: &str,
+    vocabulary: &[(String, Class, String)],
+    pinned: &mut Vec<Pinned>,
+) -> bool {
+    let Some((first, rest)) = pieces.split_first() else {
+        return text.is_empty();
+    };
+    match first {
+        Piece::Text(t) => text
+            .strip_prefix(t.as_str())
+            .is_some_and(|after| fits(rest, after, vocabulary, pinned)),
+        Piece::Slot(name) => {
+            let sign = usize::from(text.starts_with('-'));
+            let digits = text[sign..].bytes().take_while(u8::is_ascii_digit).count();
+            let numbers = (1..=digits)
+                .rev()
+                .map(|n| (text[..sign + n].to_string(), Class::Other));
+            let words = vocabulary
+                .iter()
+                .filter(|(w, _, _)| text.starts_with(w.as_str()))
+                .map(|(w, class, spelled)| (spelled.clone(), *class, w.len()));
+            let candidates: Vec<(String, Class, usize)> = numbers
+                .map(|(n, c)| {
+                    let len = n.len();
+                    (n, c, len)
+                })
+                .chain(words)
+                .collect();
+            for (value, class, len) in candidates {
+                pinned.push(Pinned {
+                    name: name.clone(),
+                    value,
+                    class,
+                });
+                if fits(rest, &text[len..], vocabulary, pinned) {
+                    return true;
+                }
+                pinned.pop();
+            }
+            false
+        }
+    }
+}
+
+/// The first condition of action `index` that refuses the typed ply, as a sentence.
+fn first_refusal(
+    variant: &Variant,
+    game: &Game,
+    state: &State,
+    index: usize,
+    pinned: &[Pinned],
+    typed: &str,
+) -> Option<String> {
+    let source = variant.source()?;
+    let action = source.file.actions.get(index)?;
+    let parts = parts(action);
+    let mut gates = Vec::new();
+    for (p, (choose, check)) in parts.iter().enumerate() {
+        for (b, code) in choose.iter().enumerate() {
+            match parser::parse_binding(code.get_ref()).ok()? {
+                // A name the text does not give keeps its filter in every variant: dropped,
+                // it could let the generator range over every cell for it, and over every
+                // cell again for the next such name.
+                Binding::In { var, filter, .. } => {
+                    if value_of(pinned, &var.text).is_some_and(|v| v.class != Class::Other) {
+                        gates.push(Gate::Member(p, b));
+                        if filter.is_some() {
+                            gates.push(Gate::Filter(p, b));
+                        }
+                    }
+                }
+                Binding::Let { var, .. } => {
+                    if value_of(pinned, &var.text).is_some() {
+                        gates.push(Gate::Equal(p, b));
+                    }
+                }
+                Binding::Where(_) => gates.push(Gate::Where(p, b)),
+            }
+        }
+        if check.is_some() {
+            gates.push(Gate::Check(p));
+        }
+    }
+    let target = squash(typed);
+    let kinds: Vec<String> = game.kinds.iter().map(|k| k.name.clone()).collect();
+    let legal_with = |kept: usize| -> Option<bool> {
+        let source = variant.source()?;
+        let game = variant.compile(source, |file| {
+            let mut action = file.actions.swap_remove(index);
+            rewrite(&mut action, &gates[..kept], pinned, &kinds);
+            file.actions = vec![action];
+        })?;
+        Some(
+            game.legal_with_notation(state)
+                .iter()
+                .any(|(t, _)| squash(t) == target),
+        )
+    };
+    if !legal_with(0)? {
+        return None;
+    }
+    for k in 1..=gates.len() {
+        if !legal_with(k)? {
+            return Some(describe(variant, &parts, gates[k - 1], pinned));
+        }
+    }
+    None
+}
+
+/// The `choose` bindings and `check` of each part of an action, in order.
+fn parts(action: &ActionSpec) -> Vec<(&[Code], Option<&Code>)> {
+    let mut parts = vec![(action.choose.as_slice(), action.check.as_ref())];
+    parts.extend(
+        action
+            .then
+            .iter()
+            .map(|p| (p.choose.as_slice(), p.check.as_ref())),
+    );
+    parts
+}
+
+fn value_of<'a>(pinned: &'a [Pinned], name: &str) -> Option<&'a Pinned> {
+    pinned.iter().find(|p| p.name == name)
+}
+
+/// The pieces of a binding's text: its collection or value, and its condition (the
+/// filter of `x in C where F`, the condition of `where P`). Taken from the keywords, not
+/// from the expressions' spans, which leave out the brackets around a bracketed
+/// expression: `where a && (b || c)` must keep its `)`.
+struct Pieces<'a> {
+    /// `C` of `x in C ...`, `E` of `x = E`.
+    value: &'a str,
+    /// `F` of `x in C where F`, `P` of `where P`.
+    condition: Option<&'a str>,
+}
+
+fn pieces<'a>(text: &'a str, binding: &Binding) -> Pieces<'a> {
+    let after = |from: usize, word: &str| -> usize {
+        text.get(from..)
+            .and_then(|rest| rest.find(word))
+            .map_or(text.len(), |i| from + i + word.len())
+    };
+    match binding {
+        Binding::In { var, filter, .. } => {
+            let start = after(var.span.end, "in");
+            match filter {
+                Some(f) => {
+                    let keyword = text
+                        .get(..f.span.start)
+                        .and_then(|before| before.rfind("where"))
+                        .unwrap_or(start)
+                        .max(start);
+                    Pieces {
+                        value: text[start..keyword].trim(),
+                        condition: text.get(keyword + "where".len()..).map(str::trim),
+                    }
+                }
+                None => Pieces {
+                    value: text[start..].trim(),
+                    condition: None,
+                },
+            }
+        }
+        Binding::Let { var, .. } => Pieces {
+            value: text[after(var.span.end, "=")..].trim(),
+            condition: None,
+        },
+        Binding::Where(_) => Pieces {
+            value: "",
+            condition: Some(text[after(0, "where")..].trim()),
+        },
+    }
+}
+
+/// Every element of a class, as a collection the language can range over.
+fn everything(class: Class, kinds: &[String]) -> Option<String> {
+    Some(match class {
+        Class::Cell => "cells".to_string(),
+        Class::Player => "all_players".to_string(),
+        Class::Dir => {
+            let all: Vec<&str> = DIRECTIONS.iter().map(|d| d.0).collect();
+            format!("[{}]", all.join(", "))
+        }
+        Class::Kind => format!("[{}]", kinds.join(", ")),
+        Class::Other => return None,
+    })
+}
+
+/// Rewrites `action` to require only the `kept` conditions, with the typed values pinned;
+/// it plays no other way (no phase, not a fallback).
+fn rewrite(action: &mut ActionSpec, kept: &[Gate], pinned: &[Pinned], kinds: &[String]) {
+    action.phase = None;
+    action.fallback = false;
+    let keep = |g: Gate| kept.contains(&g);
+    let part = |p: usize, choose: &mut Vec<Code>, check: &mut Option<Code>| {
+        let mut out = Vec::new();
+        for (b, code) in choose.iter().enumerate() {
+            let at = code.span();
+            let text = code.get_ref();
+            let new = |s: String| Spanned::new(at.clone(), s);
+            let parsed = parser::parse_binding(text);
+            match parsed {
+                Ok(ref binding @ Binding::In { ref var, .. }) => {
+                    let x = &var.text;
+                    let Pieces {
+                        value: domain,
+                        condition,
+                    } = pieces(text, binding);
+                    let pin = value_of(pinned, x).filter(|v| v.class != Class::Other);
+                    let filter = condition
+                        .filter(|_| pin.is_none() || keep(Gate::Filter(p, b)))
+                        .map(str::to_string);
+                    let (domain, pin) = match pin {
+                        Some(v) if !keep(Gate::Member(p, b)) => (
+                            everything(v.class, kinds).unwrap_or_else(|| domain.to_string()),
+                            Some(v),
+                        ),
+                        pin => (domain.to_string(), pin),
+                    };
+                    let mut conditions = Vec::new();
+                    if let Some(v) = pin {
+                        conditions.push(format!("{x} == {}", v.value));
+                    }
+                    if let Some(f) = filter {
+                        conditions.push(format!("({f}\n)"));
+                    }
+                    out.push(new(if conditions.is_empty() {
+                        format!("{x} in {domain}")
+                    } else {
+                        format!("{x} in {domain} where {}", conditions.join(" && "))
+                    }));
+                }
+                Ok(Binding::Let { var, .. }) => match value_of(pinned, &var.text) {
+                    Some(v) if !keep(Gate::Equal(p, b)) => {
+                        out.push(new(format!("{} = {}", var.text, v.value)));
+                    }
+                    Some(v) => {
+                        out.push(code.clone());
+                        out.push(new(format!("where {} == {}", var.text, v.value)));
+                    }
+                    None => out.push(code.clone()),
+                },
+                Ok(Binding::Where(_)) if !keep(Gate::Where(p, b)) => {}
+                _ => out.push(code.clone()),
+            }
+        }
+        *choose = out;
+        if !keep(Gate::Check(p)) {
+            *check = None;
+        }
+    };
+    part(0, &mut action.choose, &mut action.check);
+    for (i, then) in action.then.iter_mut().enumerate() {
+        part(i + 1, &mut then.choose, &mut then.check);
+    }
+}
+
+/// A sentence saying what `gate` requires and where the file says so.
+fn describe(
+    variant: &Variant,
+    parts: &[(&[Code], Option<&Code>)],
+    gate: Gate,
+    pinned: &[Pinned],
+) -> String {
+    let binding = |p: usize, b: usize| -> (&Code, Option<Binding>) {
+        let code = &parts[p].0[b];
+        (code, parser::parse_binding(code.get_ref()).ok())
+    };
+    let said = |code: &Code, what: String| format!("{what} ({})", variant.place(&code.span()));
+    let whole = |code: &Code| said(code, format!("`{}` refuses it", one_line(code.get_ref())));
+    match gate {
+        Gate::Member(p, b) | Gate::Filter(p, b) => {
+            let (code, parsed) = binding(p, b);
+            let Some(binding @ Binding::In { var, .. }) = &parsed else {
+                return whole(code);
+            };
+            let piece = pieces(code.get_ref(), binding);
+            let Some(v) = value_of(pinned, &var.text).map(|v| &v.value) else {
+                return whole(code);
+            };
+            match (gate, piece.condition) {
+                (Gate::Member(..), _) => said(
+                    code,
+                    format!(
+                        "{} = {v} is not one of `{}`",
+                        var.text,
+                        one_line(piece.value)
+                    ),
+                ),
+                (_, Some(f)) => said(
+                    code,
+                    format!("`{}` does not hold for {} = {v}", one_line(f), var.text),
+                ),
+                _ => whole(code),
+            }
+        }
+        Gate::Where(p, b) => {
+            let (code, parsed) = binding(p, b);
+            match parsed
+                .as_ref()
+                .and_then(|w| pieces(code.get_ref(), w).condition)
+            {
+                Some(condition) => said(code, format!("`{}` does not hold", one_line(condition))),
+                None => whole(code),
+            }
+        }
+        Gate::Equal(p, b) => {
+            let (code, parsed) = binding(p, b);
+            match &parsed {
+                Some(binding @ Binding::Let { var, .. }) => {
+                    let wanted = value_of(pinned, &var.text).map_or("it", |v| v.value.as_str());
+                    said(
+                        code,
+                        format!(
+                            "`{} = {}` is not {wanted} here",
+                            var.text,
+                            one_line(pieces(code.get_ref(), binding).value)
+                        ),
+                    )
+                }
+                _ => whole(code),
+            }
+        }
+        Gate::Check(p) => match parts[p].1 {
+            Some(code) => said(
+                code,
+                format!(
+                    "the check `{}` does not hold after the ply",
+                    one_line(code.get_ref())
+                ),
+            ),
+            None => String::new(),
+        },
+    }
+}

@@ -1,0 +1,435 @@
+//! `rulebook play` as a person uses it (issue 16, "play polish"): what a ply did, why a
+//! game ended, why a typed ply is refused, a bot thinking and Ctrl-C, saving before a game
+//! is thrown away, honest hints, who played each ply. Each test is named after the
+//! behaviour it pins, and failed before it was built.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn rulebook() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rulebook"));
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+/// `rulebook play ARGS` with `script` on its standard input.
+fn play(args: &[&str], script: &str) -> Output {
+    let mut child = rulebook()
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn each_ply_is_reported_with_the_pieces_it_removed_and_the_players_it_put_out() {
+    // Three bots play Splut! to the end: rocks thrown crush dwarves and kill sorcerers,
+    // whose whole team leaves the board.
+    let out = play(
+        &[
+            "games/splut.toml",
+            "--param",
+            "players=3",
+            "--seed",
+            "3",
+            "--seat",
+            "south=random",
+            "--seat",
+            "west=random",
+            "--seat",
+            "north=random",
+        ],
+        "",
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("south plays Td7-e7 throw s: removes south's dwarf, south's sorcerer, south's troll; south is out of the game"),
+        "{text}"
+    );
+    assert!(
+        text.contains("north plays Te8-e9 throw s: removes north's dwarf\n"),
+        "{text}"
+    );
+    // A ply that removes nothing is reported as before.
+    assert!(text.contains("\nsouth plays "), "{text}");
+}
+
+#[test]
+fn a_phase_change_is_reported() {
+    // STAQS: eight placements, then the movement phase.
+    let out = play(
+        &[
+            "games/staqs.toml",
+            "--seed",
+            "1",
+            "--seat",
+            "blue=random",
+            "--seat",
+            "white=random",
+        ],
+        "",
+    );
+    let text = stdout(&out);
+    assert_eq!(
+        text.matches("the movement phase begins").count(),
+        1,
+        "{text}"
+    );
+}
+
+#[test]
+fn the_end_of_a_game_says_which_rule_ended_it_with_the_scores_where_the_rules_score() {
+    let out = play(
+        &[
+            "games/staqs.toml",
+            "--seed",
+            "3",
+            "--seat",
+            "blue=random",
+            "--seat",
+            "white=greedy",
+        ],
+        "",
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "game over: white won\nwhy: the end rule `passes == 2` holds, with me = white \
+             (games/staqs.toml:87)\nscores: blue 3 3 3 2; white 9 5 3 2\n"
+        ),
+        "{text}"
+    );
+    let out = play(
+        &[
+            "games/sight.toml",
+            "--seed",
+            "3",
+            "--seat",
+            "white=random",
+            "--seat",
+            "black=greedy",
+        ],
+        "",
+    );
+    assert!(
+        stdout(&out).contains(
+            "game over: black won\nwhy: black is the last player left in the game (white had \
+             no legal ply at the start of a turn)\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    // The ply cap is the program's, not the rules'.
+    let out = play(
+        &[
+            "tests/games/never_ends.toml",
+            "--seat",
+            "a=random",
+            "--seat",
+            "b=random",
+        ],
+        "",
+    );
+    assert!(
+        stdout(&out)
+            .contains("game over: draw (ply cap)\nwhy: the ply cap of 10000 plies was reached"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn an_illegal_typed_ply_says_which_condition_of_the_game_file_refused_it() {
+    let out = play(
+        &["games/bounce.toml", "--seed", "1", "--seat", "blue=random"],
+        "a1-b2\nb1-b8\nxb1\nquit\nno\n",
+    );
+    let text = stdout(&out);
+    for expected in [
+        "`a1-b2` is not legal: as a `move` ply, `owner(from) == me` does not hold for from = a1 \
+         (games/bounce.toml:57); closest legal plies:",
+        "`b1-b8` is not legal: as a `move` ply, `empty(to)` does not hold for to = b8 \
+         (games/bounce.toml:59); closest legal plies:",
+        "`xb1` is not legal: a `remove` ply is allowed only when no other ply is, and there are \
+         others; closest legal plies:",
+    ] {
+        assert!(text.contains(expected), "no `{expected}` in:\n{text}");
+    }
+    let out = play(
+        &["games/splut.toml", "--seed", "1"],
+        "Sd2-d4\nSd2-d3 lev e1\nSd2-d3 lev d3\nquit\n",
+    );
+    let text = stdout(&out);
+    for expected in [
+        "`Sd2-d4` is not legal: as a `sorcerer` ply, `to = step(from, d)` is not d4 here \
+         (games/splut.toml:152)",
+        // The rock on e1 would be levitated onto e2, where the dwarf is.
+        "`Sd2-d3 lev e1` is not legal: as a `sorcerer` ply, `empty(dest) && (lev_into_vacated \
+         || dest != from)` does not hold (games/splut.toml:166)",
+        // A filter ending in a bracket (its expression's span leaves the bracket out).
+        "`Sd2-d3 lev d3` is not legal: as a `sorcerer` ply, `top(r) == rock && !moved_in(r, \
+         turn - 1) && (lev_ply == 0 || (lev_ply == ply_in_turn - 1 && r == lev...` does not \
+         hold for r = d3 (games/splut.toml:164)",
+    ] {
+        assert!(text.contains(expected), "no `{expected}` in:\n{text}");
+    }
+    let out = play(
+        &["games/staqs.toml", "--seed", "1"],
+        "c3\nc3\nc3-c4\nquit\nno\n",
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "`c3` is not legal: as a `place` ply, `height(at) == 1 && top(at) == neutral` does \
+             not hold for at = c3 (games/staqs.toml:62)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "`c3-c4` is not legal: a `step` ply is played only in the movement phase, and this \
+             is the placement phase"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn plies_are_accepted_with_the_spacing_help_promises() {
+    let out = play(
+        &["games/splut.toml", "--seed", "1"],
+        "Sd2 - d3\nhistory\nquit\nno\n",
+    );
+    let text = stdout(&out);
+    assert!(text.contains("1. south Sd2-d3\n"), "{text}");
+    assert!(!text.contains("is not legal"), "{text}");
+    // `moves --after` reads plies the same way.
+    let out = rulebook()
+        .args(["moves", "games/splut.toml", "--after", "sd2 - d3"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn one_legal_ply_is_one_ply_not_one_plies() {
+    let out = play(
+        &["tests/games/never_ends.toml", "--seed", "1"],
+        "pass-x\n2\nquit\n",
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("`pass-x` is not legal: 1 legal ply starts with `pass`, this is not one"),
+        "{text}"
+    );
+    assert!(
+        text.contains("there is no ply number 2; there is 1 legal ply (1)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn load_and_new_ask_before_throwing_away_unsaved_plies() {
+    let saved = format!("target/load-asks-{}.txt", std::process::id());
+    let out = play(
+        &["games/staqs.toml", "--seed", "1", "--seat", "white=greedy"],
+        &format!("c3\nsave {saved}\nb2\nload {saved}\nback\nhistory\nnew\nno\nhistory\nquit\n"),
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "The game has not been saved. Type a file name to save it, `no` to load the other \
+             game without saving this one, or `back` to go on playing.\nthe game goes on\n"
+        ),
+        "{text}"
+    );
+    // `back` kept the four plies; `new` asked, and `no` threw them away.
+    assert!(text.contains("3. blue b2"), "{text}");
+    assert!(
+        text.contains("`no` to start a new game without saving this one"),
+        "{text}"
+    );
+    assert!(text.ends_with("no ply has been played\n"), "{text}");
+    std::fs::remove_file(saved).ok();
+}
+
+#[test]
+fn hint_reports_the_share_of_playouts_behind_its_ply_not_a_bare_win_rate() {
+    let out = play(
+        &["games/bounce.toml", "--seed", "1", "--seat", "blue=random"],
+        "hint\nquit\n",
+    );
+    let text = stdout(&out);
+    let hint = text.lines().find(|l| l.starts_with("hint: ")).unwrap();
+    assert!(
+        hint.contains(" of 1000 playouts went through it, ") && hint.contains("% of those"),
+        "{hint}"
+    );
+    let out = play(
+        &["tests/games/never_ends.toml", "--seed", "1"],
+        "hint\nquit\n",
+    );
+    assert!(
+        stdout(&out).contains("hint: pass (the only legal ply)"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn a_transcript_records_who_played_each_ply_not_the_seats_at_save_time() {
+    let saved = format!("target/who-played-{}.txt", std::process::id());
+    // blue plays one ply by hand and one through `bot` (greedy answers both), then the
+    // seats turn: white to a person, blue to the random bot.
+    let out = play(
+        &["games/staqs.toml", "--seed", "2", "--seat", "white=greedy"],
+        &format!("c3\nbot\nseat white human\nseat blue random\n1\nsave {saved}\nquit\n"),
+    );
+    assert!(out.status.success());
+    let transcript = std::fs::read_to_string(&saved).unwrap();
+    let plies: Vec<&str> = transcript
+        .lines()
+        .filter(|l| l.starts_with(char::is_numeric))
+        .collect();
+    assert_eq!(
+        plies
+            .iter()
+            .map(|l| l.rsplit("  # ").next().unwrap())
+            .collect::<Vec<_>>(),
+        [
+            "human", "greedy", "greedy", "greedy", "random", "human", "random"
+        ],
+        "{transcript}"
+    );
+    assert!(
+        transcript.contains("seat blue: random\nseat white: human\n"),
+        "{transcript}"
+    );
+    let out = rulebook().args(["replay", &saved]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_file(saved).ok();
+}
+
+#[test]
+fn ctrl_c_while_a_bot_thinks_stops_the_bot_and_never_the_program() {
+    // blue thinks for a minute; Ctrl-C after a second makes it play its best so far, and
+    // the session goes on with the lines waiting on its input.
+    let mut child = rulebook()
+        .args(["play", "games/staqs.toml", "--seed", "1"])
+        .args(["--seat", "blue=mcts:ms=60000", "--seat", "white=human"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"history\nquit\nno\n")
+        .unwrap();
+    let clock = Instant::now();
+    std::thread::sleep(Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        clock.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        clock.elapsed()
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains(", its best when Ctrl-C stopped it after "),
+        "{text}"
+    );
+    assert!(text.contains("\n1. blue "), "{text}");
+}
+
+/// Runs `rulebook play ARGS` on a terminal (a pseudo-terminal from `script`) with `TERM`
+/// set, for `time`, then hangs the terminal up; what it printed, or None where `script`
+/// is not installed. No key is typed: the line editor may drop keys typed ahead.
+fn on_a_terminal(term: &str, args: &str, time: Duration) -> Option<String> {
+    let command = format!(
+        "TERM={term} '{}' play {args}",
+        env!("CARGO_BIN_EXE_rulebook")
+    );
+    let mut child = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .ok()?;
+    std::thread::sleep(time);
+    // Ends `script`; the program, its terminal gone, gets a hang-up and ends too.
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[test]
+fn a_thinking_bot_shows_its_elapsed_time_and_budget_on_a_terminal() {
+    let Some(text) = on_a_terminal(
+        "xterm",
+        "games/staqs.toml --seed 1 --seat blue=mcts:ms=1500 --seat white=human",
+        Duration::from_secs(3),
+    ) else {
+        return;
+    };
+    assert!(
+        text.contains("\rblue (mcts:ms=1500) is thinking: 1.0 s of 1.5 s (Ctrl-C stops it)"),
+        "{text:?}"
+    );
+    assert!(text.contains("blue plays "), "{text:?}");
+}
+
+#[test]
+fn term_dumb_gets_no_colour() {
+    use rulebook::render::board::colour_wanted;
+    assert!(colour_wanted(true, Some("xterm".as_ref()), None));
+    assert!(!colour_wanted(true, Some("dumb".as_ref()), None));
+    assert!(!colour_wanted(
+        true,
+        Some("xterm".as_ref()),
+        Some("1".as_ref())
+    ));
+    assert!(!colour_wanted(false, Some("xterm".as_ref()), None));
+    // Bounce starts with the board full of both players' checkers.
+    let args = "games/bounce.toml --param size=4 --seed 1";
+    let Some(coloured) = on_a_terminal("xterm", args, Duration::from_millis(1500)) else {
+        return;
+    };
+    assert!(coloured.contains("\u{1b}[1;31m"), "{coloured:?}");
+    let plain = on_a_terminal("dumb", args, Duration::from_millis(1500)).unwrap();
+    assert!(!plain.contains('\u{1b}'), "{plain:?}");
+    assert!(plain.contains("red to move"), "{plain:?}");
+}
