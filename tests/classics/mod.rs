@@ -4,6 +4,7 @@
 //! `#[ignore]`d tests, each naming the release command that runs it.
 
 mod breakthrough;
+mod clobber;
 mod connect4;
 mod tictactoe;
 
