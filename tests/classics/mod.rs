@@ -6,6 +6,7 @@
 mod breakthrough;
 mod clobber;
 mod connect4;
+mod hex;
 mod tictactoe;
 
 use rand::SeedableRng;
