@@ -3,6 +3,7 @@
 //! the rules, and on hand-made positions that pin one rule each. Deeper perft counts are
 //! `#[ignore]`d tests, each naming the release command that runs it.
 
+mod amazons;
 mod breakthrough;
 mod clobber;
 mod connect4;
