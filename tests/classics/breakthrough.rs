@@ -9,7 +9,7 @@ fn perft_matches_the_published_counts_to_depth_four() {
     perft_from_start(&g, &[22, 484, 11132, 256036]);
 }
 
-/// `cargo test --release --test main classics::breakthrough -- --ignored` (about 2 s).
+/// `cargo test --release --test main classics::breakthrough -- --ignored` (a few seconds).
 #[test]
 #[ignore = "deep perft: run in release"]
 fn perft_matches_the_published_counts_to_depth_five() {

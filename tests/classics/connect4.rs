@@ -11,7 +11,7 @@ fn perft_matches_the_published_counts_to_depth_seven() {
     perft_from_start(&g, &[7, 49, 343, 2401, 16807, 117649, 823536]);
 }
 
-/// `cargo test --release --test main classics::connect4 -- --ignored` (about 3 s).
+/// `cargo test --release --test main classics::connect4 -- --ignored` (a few seconds).
 #[test]
 #[ignore = "deep perft: run in release"]
 fn perft_matches_the_published_counts_to_depth_eight() {
