@@ -64,8 +64,14 @@ type Params = &'static [(&'static str, &'static str)];
 
 /// Every game file, and Splut! once per player count (`players`, 2 by default): a label
 /// for the benchmark id, the file under `games/` and its parameters.
-const GAMES: [(&str, &str, Params); 8] = [
+const GAMES: [(&str, &str, Params); 14] = [
+    ("amazons", "amazons", &[]),
     ("bounce", "bounce", &[]),
+    ("breakthrough", "breakthrough", &[]),
+    ("clobber", "clobber", &[]),
+    ("connect4", "connect4", &[]),
+    ("hex", "hex", &[]),
+    ("tictactoe", "tictactoe", &[]),
     ("morris", "morris", &[]),
     ("staqs", "staqs", &[]),
     ("sight", "sight", &[]),

@@ -48,8 +48,15 @@ fn allocations() -> u64 {
 
 #[test]
 fn random_plies_allocate_nothing() {
-    let games: [(&str, crate::common::Params); 8] = [
+    let games: [(&str, crate::common::Params); 15] = [
+        ("amazons", &[]),
         ("bounce", &[]),
+        ("breakthrough", &[]),
+        ("clobber", &[]),
+        ("connect4", &[]),
+        ("hex", &[]),
+        ("hex", &[("swap", "true")]),
+        ("tictactoe", &[]),
         ("morris", &[]),
         ("staqs", &[]),
         ("sight", &[]),

@@ -17,7 +17,20 @@ use rulebook::spec;
 
 use crate::common;
 
-const GAMES: [&str; 6] = ["bounce", "staqs", "vlkno", "sight", "splut", "morris"];
+const GAMES: [&str; 12] = [
+    "bounce",
+    "staqs",
+    "vlkno",
+    "sight",
+    "splut",
+    "morris",
+    "tictactoe",
+    "connect4",
+    "breakthrough",
+    "clobber",
+    "hex",
+    "amazons",
+];
 
 /// Characters that matter to TOML and to the expression language.
 const ALPHABET: &[char] = &[

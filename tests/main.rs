@@ -3,6 +3,7 @@
 mod allocations;
 mod bots;
 mod bounce_reference;
+mod classics;
 mod cli;
 mod common;
 mod diagnostics;

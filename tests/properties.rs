@@ -128,6 +128,44 @@ proptest! {
     }
 }
 
+proptest! {
+    // The classic games (tests/classics), each to its end or a few dozen plies.
+    #![proptest_config(crate::common::config(12))]
+
+    #[test]
+    fn tictactoe_and_connect4_plies_are_legal_and_replay(seed in any::<u64>()) {
+        walk(&game("tictactoe", &[]), seed, 9);
+        walk(&game("connect4", &[]), seed, 42);
+    }
+
+    #[test]
+    fn breakthrough_plies_are_legal_and_replay(seed in any::<u64>()) {
+        walk(&game("breakthrough", &[]), seed, 80);
+    }
+
+    #[test]
+    fn clobber_plies_are_legal_and_replay(seed in any::<u64>(), columns in 2u8..=6, rows in 2u8..=6) {
+        let g = game("clobber", &[("columns", &columns.to_string()), ("rows", &rows.to_string())]);
+        walk(&g, seed, 36);
+    }
+
+    #[test]
+    fn hex_plies_are_legal_and_replay(seed in any::<u64>(), size in prop::sample::select(vec![3u8, 5, 11]), swap in any::<bool>()) {
+        let g = game("hex", &[("size", &size.to_string()), ("swap", &swap.to_string())]);
+        walk(&g, seed, 40);
+    }
+}
+
+proptest! {
+    // Some 2,000 plies a position early on, each text parsed back from the whole list.
+    #![proptest_config(crate::common::config(4))]
+
+    #[test]
+    fn amazons_plies_are_legal_and_replay(seed in any::<u64>()) {
+        walk(&game("amazons", &[]), seed, 16);
+    }
+}
+
 #[test]
 fn staqs_stacks_never_merge_nor_vanish() {
     let g = game("staqs", &[]);
@@ -376,4 +414,33 @@ fn drawn_plies_are_uniform_in_positions_of_every_shipped_game() {
     let g = game("morris", &[]);
     let s = &sample_positions(&g, 1, 80, 1, |texts| texts.iter().any(|t| t.contains('x')))[0];
     assert_uniform(&g, s, "morris, a mill");
+}
+
+#[test]
+fn drawn_plies_are_uniform_in_positions_of_the_classic_games() {
+    // One-part placements and moves (with Hex's swap as a second action), and Amazons'
+    // two-part plies, whose arrows are listed in the position each queen move leaves.
+    // (game, parameters, take every nth position, most legal plies)
+    let games: [(&str, crate::common::Params, usize, usize); 7] = [
+        ("tictactoe", &[], 1, 9),
+        ("connect4", &[], 5, 7),
+        ("breakthrough", &[], 7, 40),
+        ("clobber", &[], 3, 40),
+        ("hex", &[("size", "5"), ("swap", "true")], 1, 25),
+        ("amazons", &[], 1, 120),
+        ("amazons", &[], 1, 40),
+    ];
+    for (name, params, every, most) in games {
+        let g = game(name, params);
+        for (i, s) in sample_positions(&g, every, most, 2, |_| true)
+            .iter()
+            .enumerate()
+        {
+            assert_uniform(&g, s, &format!("{name} {params:?}, position {i}"));
+        }
+    }
+    // Hex's second ply with the swap beside the placements.
+    let g = game("hex", &[("size", "5"), ("swap", "true")]);
+    let s = &sample_positions(&g, 1, 25, 1, |texts| texts.iter().any(|t| t == "swap"))[0];
+    assert_uniform(&g, s, "hex, the swap");
 }
