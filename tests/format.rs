@@ -673,3 +673,32 @@ notation = '{{at}}'
     assert!(msg.contains("the name `turn` is taken"), "{msg}");
     assert!(msg.contains("[params.turn]"), "points at the table: {msg}");
 }
+
+#[test]
+fn slide_stops_before_the_first_piece_whichever_way_it_goes() {
+    let g = game(&board(
+        8,
+        1,
+        r#"
+[[setup]]
+put = "man"
+owner = "a"
+at = ["b1", "d1", "g1"]
+
+[[actions]]
+name = "slide"
+choose = ['from = d1', 'd in [e, w]', 'to in slide(from, d)']
+notation = '{d} {to}'
+
+[[actions]]
+name = "first"
+choose = ['from = d1', 'd in [e, w]', 'stop = last(x in slide(from, d))', 'where stop != none']
+notation = 'last {d} {stop}'
+"#,
+    ));
+    // East: e1 and f1 before g1; west: c1 before b1. The last cell taken nearest first.
+    assert_eq!(
+        texts(&g, &g.start()),
+        ["e e1", "e f1", "last e f1", "last w c1", "w c1"]
+    );
+}

@@ -47,7 +47,8 @@ pub fn optimise(game: &mut Game) {
                     } => {
                         pass.narrow(domain, filter, *slot, false);
                         if let Domain::Cells(set) = domain {
-                            *bound = set_bound(set, pass.board.most_links() as u32);
+                            let side = pass.board.files.max(pass.board.ranks) as u32;
+                            *bound = set_bound(set, pass.board.most_links() as u32, side);
                         }
                     }
                     Choice::Let(_, node) | Choice::Where(node) => pass.node(node),
@@ -247,11 +248,15 @@ impl Pass<'_> {
         let Domain::Native(native, args) = domain else {
             return None;
         };
-        if native.name != "ray" {
+        if !matches!(native.name, "ray" | "slide") {
             return None;
         }
         args.iter_mut().for_each(|a| self.node(a));
-        let mut set = SetExpr::Ray(Box::new(args[0].clone()), Box::new(args[1].clone()));
+        let (cell, dir) = (Box::new(args[0].clone()), Box::new(args[1].clone()));
+        let mut set = match native.name {
+            "ray" => SetExpr::Ray(cell, dir),
+            _ => SetExpr::Slide(cell, dir),
+        };
         if let Some(f) = filter {
             self.node(f);
             let mut parts = Vec::new();
@@ -293,6 +298,10 @@ impl Pass<'_> {
             Domain::Native(native, args) if native.name == "ray" && !ordered => {
                 self.board.make_rays();
                 SetExpr::Ray(Box::new(args[0].clone()), Box::new(args[1].clone()))
+            }
+            Domain::Native(native, args) if native.name == "slide" && !ordered => {
+                self.board.make_rays();
+                SetExpr::Slide(Box::new(args[0].clone()), Box::new(args[1].clone()))
             }
             Domain::Native(native, args) if native.name == "adjacent" && !ordered => {
                 let cell = Box::new(args[0].clone());
@@ -442,8 +451,9 @@ fn fold(node: &mut Node) {
     }
 }
 
-/// What bounds the size of `set` (see [`SetBound`]); a cell has at most `links` neighbours.
-fn set_bound(set: &SetExpr, links: u32) -> SetBound {
+/// What bounds the size of `set` (see [`SetBound`]); a cell has at most `links` neighbours
+/// and a line at most `side` cells.
+fn set_bound(set: &SetExpr, links: u32, side: u32) -> SetBound {
     if set.reads_position_only() {
         return SetBound {
             fixed: Some(set.clone()),
@@ -453,6 +463,7 @@ fn set_bound(set: &SetExpr, links: u32) -> SetBound {
     let cap = |s: &SetExpr| match s {
         SetExpr::Single(_) => Some(1),
         SetExpr::Adjacent(..) | SetExpr::Neighbours(..) => Some(links),
+        SetExpr::Ray(..) | SetExpr::Slide(..) => Some(side),
         _ => None,
     };
     match set {

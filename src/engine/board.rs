@@ -348,6 +348,14 @@ impl Board {
     }
 }
 
+/// Whether a step in direction `dir` goes to a higher cell index: cells are numbered rank
+/// by rank, file by file, so going n, ne, nw or e does (a link follows its direction's
+/// signs on any board), and the nearest cell of a ray is its lowest.
+pub fn rising(dir: usize) -> bool {
+    let (_, df, dr) = DIRECTIONS[dir];
+    dr > 0 || (dr == 0 && df > 0)
+}
+
 /// The name of the cell at (file, rank), counted from 1: `a1`, `c3`.
 pub fn cell_name(file: u8, rank: u8) -> String {
     format!("{}{}", (b'a' + file - 1) as char, rank)

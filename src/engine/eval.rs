@@ -192,9 +192,7 @@ fn aggregate(agg: &Aggregate, c: &Ctx, locals: &mut [i64]) -> i64 {
             // Along a ray: nearest first, which is the lowest cell index going n, ne, e
             // or nw (cells are numbered rank by rank), the highest going the other ways.
             let d = eval(dir, c, locals);
-            let rising = super::board::DIRECTIONS
-                .get(d.max(0) as usize)
-                .is_some_and(|&(_, df, dr)| dr > 0 || (dr == 0 && df > 0));
+            let rising = (0..8).contains(&d) && super::board::rising(d as usize);
             let lowest = rising == (agg.op == AggOp::First);
             return with_cells(set, c, locals, |s, _| {
                 at(if lowest {
@@ -501,6 +499,48 @@ fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W] 
             super::hooks::groups::group_cells(c, cell, dirs, &mut set);
             words(&set[..W])
         }
+        SetExpr::Slide(x, d) => match (eval(x, c, locals), eval(d, c, locals)) {
+            (x, d) if x >= 0 && (0..8).contains(&d) => {
+                let ray: [u64; W] = words(board.ray(x as CellId, d as usize));
+                let mut blockers = ray;
+                for (b, o) in blockers.iter_mut().zip(state.occupied()) {
+                    *b &= o;
+                }
+                // Nearest first: the lowest index going n, ne, e or nw, the highest the
+                // other ways; the cells kept are those nearer than the first blocker.
+                let rising = super::board::rising(d as usize);
+                let nearest = if rising {
+                    cellset::first(&blockers)
+                } else {
+                    cellset::last(&blockers)
+                };
+                match nearest {
+                    None => ray,
+                    Some(b) => {
+                        let mut s = ray;
+                        for (i, w) in s.iter_mut().enumerate() {
+                            let (lo, hi) = (i * 64, i * 64 + 64);
+                            let keep = if rising {
+                                match b {
+                                    b if b >= hi => u64::MAX,
+                                    b if b <= lo => 0,
+                                    b => (1u64 << (b - lo)) - 1,
+                                }
+                            } else {
+                                match b {
+                                    b if b < lo => u64::MAX,
+                                    b if b >= hi - 1 => 0,
+                                    b => !((1u64 << (b - lo + 1)) - 1),
+                                }
+                            };
+                            *w &= keep;
+                        }
+                        s
+                    }
+                }
+            }
+            _ => [0; W],
+        },
         SetExpr::Ray(x, d) => match (eval(x, c, locals), eval(d, c, locals)) {
             (x, d) if x >= 0 && (0..8).contains(&d) => words(board.ray(x as CellId, d as usize)),
             _ => [0; W],

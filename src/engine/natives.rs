@@ -369,6 +369,13 @@ pub static NATIVES: &[Native] = &[
         Set(|c, a, out| directions(c, a[0], a[1], out))
     ),
     native!(
+        "slide",
+        [Cell, Dir],
+        Cells,
+        "The cells met going from a cell in a direction, nearest first, up to the first occupied cell (itself and the cell excluded): where a sliding piece may stop.",
+        Set(slide)
+    ),
+    native!(
         "ray",
         [Cell, Dir],
         Cells,
@@ -581,6 +588,17 @@ fn leaps(c: &Ctx, a: &[i64], out: &mut Elems) {
 /// The directions of a set, in direction order: what `d in orthogonal` ranges over.
 pub fn each_direction(_: &Ctx, a: &[i64], out: &mut Elems) {
     out.extend((0..8).filter(|d| a[0] & (1 << d) != 0));
+}
+
+fn slide(c: &Ctx, a: &[i64], out: &mut Elems) {
+    let mut cur = step(c, a[0], a[1]);
+    while cur >= 0
+        && out.len() <= c.game.board.len()
+        && c.state.top_code(cur as CellId) == EMPTY_TOP
+    {
+        out.push(cur);
+        cur = step(c, cur, a[1]);
+    }
 }
 
 fn ray(c: &Ctx, a: &[i64], out: &mut Elems) {

@@ -110,7 +110,9 @@ impl SetExpr {
             | SetExpr::HeightIs(n) => n.reads_any(slots),
             SetExpr::Adjacent(a, b) => a.reads_any(slots) || b.reads_any(slots),
             SetExpr::Neighbours(a, _) => a.reads_any(slots),
-            SetExpr::Ray(a, b) | SetExpr::Group(a, b) => a.reads_any(slots) || b.reads_any(slots),
+            SetExpr::Ray(a, b) | SetExpr::Slide(a, b) | SetExpr::Group(a, b) => {
+                a.reads_any(slots) || b.reads_any(slots)
+            }
             SetExpr::Conj(terms) => terms.iter().any(|(_, t)| t.reads_any(slots)),
             SetExpr::Or(a, b) => a.reads_any(slots) || b.reads_any(slots),
         }
@@ -133,7 +135,9 @@ impl SetExpr {
             | SetExpr::HeightIs(n) => n.is_fixed(),
             SetExpr::Adjacent(a, b) => a.is_fixed() && b.is_fixed(),
             SetExpr::Neighbours(a, _) => a.is_fixed(),
-            SetExpr::Ray(a, b) | SetExpr::Group(a, b) => a.is_fixed() && b.is_fixed(),
+            SetExpr::Ray(a, b) | SetExpr::Slide(a, b) | SetExpr::Group(a, b) => {
+                a.is_fixed() && b.is_fixed()
+            }
             // A condition on variables may change with the effects of a part.
             SetExpr::When(_) => false,
             SetExpr::Conj(terms) => terms.iter().all(|(_, t)| t.reads_position_only()),
@@ -219,6 +223,9 @@ pub enum SetExpr {
     Mask(u16),
     /// `group(cell, dirs)`: the cells of a cell's group (see `hooks::groups`).
     Group(Box<Node>, Box<Node>),
+    /// `slide(cell, dir)`: the cells of the ray before the first occupied one (where a
+    /// sliding piece may stop).
+    Slide(Box<Node>, Box<Node>),
     /// `ray(cell, dir)`: the cells met going from a cell in a direction (see
     /// `Board::ray`); [`Aggregate::along`] keeps their order for `first` and `last`.
     Ray(Box<Node>, Box<Node>),
@@ -251,7 +258,7 @@ impl Most {
         match name {
             "all_players" => Most::Players,
             "adjacent" | "directions" | "visible" => Most::Links,
-            "ray" => Most::Side,
+            "ray" | "slide" => Most::Side,
             "leaps" | "direction set" => Most::Eight,
             _ => Most::Cells,
         }
