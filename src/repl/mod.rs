@@ -48,6 +48,10 @@ pub struct Options {
 /// How many playouts `hint` asks of the MCTS bot.
 const HINT_PLAYOUTS: u64 = 1000;
 
+/// What the person reads after Ctrl-C stopped a bot, when a bot is to move next.
+const PAUSE_NOTE: &str = "The bots wait: type a ply for whoever is to move, a command, or an \
+                          empty line to let the bots play on.";
+
 /// Below this many playouts through the ply it suggests, `hint` says it is not sure.
 const HINT_SURE: u32 = 50;
 
@@ -150,7 +154,7 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
                 writeln!(out, "{said}")?;
                 let next = session.state().to_move as usize;
                 if session.paused && !session.over() && session.bots[next].is_some() {
-                    writeln!(out, "{}", session.pause_note())?;
+                    writeln!(out, "{PAUSE_NOTE}")?;
                 }
                 show_board = true;
                 continue;
@@ -507,13 +511,6 @@ impl Session {
             (None, Some(after)) => Thought::Stopped(after),
             (None, None) => return Err(Failure("the bot found no legal ply".into())),
         })
-    }
-
-    /// What the person reads after a bot was stopped.
-    fn pause_note(&self) -> String {
-        "The bots wait: type a ply for whoever is to move, a command, or an empty line to let \
-         the bots play on."
-            .to_string()
     }
 
     /// Why the game ended (not for a resignation): the rule, and the scores.
