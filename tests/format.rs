@@ -346,6 +346,34 @@ notation = 'ahead {to} {toward}'
 }
 
 #[test]
+fn first_along_a_ray_keeps_the_ray_order_inside_an_any_body() {
+    // b's man on a1, a's on c1: only b1 sees b's man first looking west. (The body of an
+    // `any` is passed twice by the set pass; a `first` along a ray in it once lost its
+    // order and took the lowest cell, a1, from every square.)
+    let g = game(&board(
+        8,
+        1,
+        r#"
+[[setup]]
+put = "man"
+owner = "b"
+at = ["a1"]
+
+[[setup]]
+put = "man"
+owner = "a"
+at = ["c1"]
+
+[[actions]]
+name = "look"
+choose = ['c in cells where empty(c) && any(d in [w]: owner(first(x in ray(c, d) where !empty(x))) == b)']
+notation = '{c}'
+"#,
+    ));
+    assert_eq!(texts(&g, &g.start()), ["b1"]);
+}
+
+#[test]
 fn perft_exact_counts_only_positions_at_the_depth() {
     // The first to place two wins; every game ends at ply 3.
     let g = game(&board(

@@ -213,6 +213,12 @@ impl Pass<'_> {
                     }
                 }
                 let ordered = matches!(agg.op, AggOp::First | AggOp::Last);
+                // A `first`/`last` along a ray is seen again when it stands in the body
+                // of an `any`/`count`/`all` (its body is passed once, then again as the
+                // filter it becomes): already a set taken in ray order, it stays one.
+                if agg.along.is_some() {
+                    return;
+                }
                 if ordered && agg.body.is_none() {
                     agg.along = self.along_ray(&mut agg.domain, &mut agg.filter, agg.slot);
                     if agg.along.is_some() {
