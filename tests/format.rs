@@ -374,6 +374,50 @@ notation = '{c}'
 }
 
 #[test]
+fn a_functions_arguments_keep_their_bindings_apart_from_its_parameters() {
+    // Men on a1 and d1. Each argument binds a name of its own; neither may share a slot
+    // with a parameter: `one` must survive the second argument being worked out, and the
+    // `x` of the second call's argument is not the parameter `one` (given b1).
+    let g = game(&board(
+        8,
+        1,
+        r#"
+[[setup]]
+put = "man"
+owner = "a"
+at = ["a1", "d1"]
+
+[functions.diff]
+params = ["one: number", "two: number"]
+value = 'one - two'
+
+[functions.span]
+params = ["one: cell", "two: cell"]
+value = 'file(two) - file(one)'
+
+[[actions]]
+name = "look"
+choose = [
+  'v1 = diff(count(x in cells where !empty(x)), count(y in cells where height(y) == file(y)))',
+  'v2 = span(b1, first(x in ray(b1, e) where !empty(x)))',
+]
+notation = '{v1} {v2}'
+
+[functions.both]
+value = 'count(x in cells where height(x) == file(x)) + count(y in cells where height(y) == file(y))'
+
+[[actions]]
+name = "man"
+choose = ['c in cells where !empty(c)', 'v3 = both']
+notation = '{c}: {v3}'
+"#,
+    ));
+    // Two men, one of them (a1) as high as its file; d1 is two files east of b1. A
+    // function without parameters leaves its caller's `c` alone.
+    assert_eq!(texts(&g, &g.start()), ["1 2", "a1: 2", "d1: 2"]);
+}
+
+#[test]
 fn perft_exact_counts_only_positions_at_the_depth() {
     // The first to place two wins; every game ends at ply 3.
     let g = game(&board(

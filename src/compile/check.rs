@@ -47,6 +47,9 @@ pub struct Scope<'a> {
     names: &'a Names,
     locals: Vec<(String, Type, u16)>,
     next_slot: u16,
+    /// The first slot of the function body being checked: the slots below it hold its
+    /// callers' names, hidden from it but still live, so leaving a scope never goes below.
+    floor: u16,
     /// The most slots in use at once; the frame size.
     pub frame: usize,
     /// The functions being expanded, innermost last (a function may not call itself),
@@ -74,6 +77,7 @@ impl<'a> Scope<'a> {
             names,
             locals: Vec::new(),
             next_slot: 0,
+            floor: 0,
             frame: 0,
             calling: Vec::new(),
             expanded: 0,
@@ -116,11 +120,20 @@ impl<'a> Scope<'a> {
     /// Leaves a nested scope: its names are forgotten and their slots may be used again.
     pub fn truncate(&mut self, depth: usize) {
         self.locals.truncate(depth);
-        self.next_slot = self.locals.last().map_or(0, |(_, _, slot)| slot + 1);
+        self.next_slot = self
+            .locals
+            .last()
+            .map_or(self.floor, |(_, _, slot)| slot + 1)
+            .max(self.floor);
     }
 
     fn all_names(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.locals.iter().map(|(n, _, _)| n.clone()).collect();
+        let mut v: Vec<String> = self
+            .locals
+            .iter()
+            .filter(|(n, _, _)| !n.is_empty())
+            .map(|(n, _, _)| n.clone())
+            .collect();
         // Cells are left out: there are many, and their names (a1, b2...) explain themselves.
         v.extend(
             self.names
@@ -340,13 +353,26 @@ impl<'a> Scope<'a> {
             .label("functions calling functions several times each multiply")
             .help("work a value out once with a `let` binding and pass it on"));
         }
+        // The parameters' slots are kept out of the arguments' own bindings (held by
+        // locals no name can reach while the arguments are checked): an argument such as
+        // `first(x in ...)` is worked out after the parameters before it are bound, and
+        // must not overwrite them (nor be taken for them by the set pass).
+        let depth = self.depth();
+        for (_, ty) in &f.params {
+            let slot = self.next_slot;
+            self.next_slot += 1;
+            self.frame = self.frame.max(self.next_slot as usize);
+            self.locals.push((String::new(), *ty, slot));
+        }
         let mut values = Vec::with_capacity(args.len());
         for (arg, (_, ty)) in args.iter().zip(&f.params) {
             values.push(self.expect(arg, *ty)?);
         }
+        self.truncate(depth);
         // The body's names: its parameters alone, in slots above every slot in use.
-        let outer = std::mem::take(&mut self.locals);
         let outer_next = self.next_slot;
+        let outer = std::mem::take(&mut self.locals);
+        let outer_floor = std::mem::replace(&mut self.floor, outer_next);
         let mut slots = Vec::with_capacity(f.params.len());
         for (name, ty) in &f.params {
             let slot = self.next_slot;
@@ -360,6 +386,7 @@ impl<'a> Scope<'a> {
         self.calling.pop();
         self.locals = outer;
         self.next_slot = outer_next;
+        self.floor = outer_floor;
         let (mut node, ty) = body.map_err(|e| within(e, &f.name))?;
         for (slot, value) in slots.into_iter().zip(values).rev() {
             node = Node::Bind(slot, Box::new(value), Box::new(node));
