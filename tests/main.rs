@@ -3,6 +3,7 @@
 mod allocations;
 mod bots;
 mod bounce_reference;
+mod chess;
 mod classics;
 mod cli;
 mod common;

@@ -126,6 +126,12 @@ proptest! {
         let g = game("vlkno", &[("put_back", &put_back.to_string())]);
         walk(&g, seed, 40);
     }
+
+    #[test]
+    fn chess_plies_are_legal_and_replay(seed in any::<u64>()) {
+        let g = game("chess", &[]);
+        walk(&g, seed, 40);
+    }
 }
 
 proptest! {
@@ -374,9 +380,10 @@ fn drawn_plies_are_uniform_in_positions_of_every_shipped_game() {
     // VLKNO's three decisions with a lowest-stack `let` (positions late enough to have few
     // plies), Splut!'s optional levitation and pull and its dependent throw direction, with
     // 2, 3 and 4 players, and Nine Men's Morris's two actions per move (with and without
-    // the removal part).
+    // the removal part), and chess's two-part moves of the long-range pieces beside its
+    // one-part ones.
     // (game, parameters, take every nth position, most legal plies)
-    let games: [(&str, crate::common::Params, usize, usize); 10] = [
+    let games: [(&str, crate::common::Params, usize, usize); 11] = [
         ("bounce", &[("size", "4")], 3, 60),
         ("bounce", &[], 9, 60),
         ("staqs", &[], 2, 40),
@@ -387,6 +394,7 @@ fn drawn_plies_are_uniform_in_positions_of_every_shipped_game() {
         ("splut", &[], 7, 40),
         ("splut", &[("players", "3")], 11, 40),
         ("morris", &[], 5, 80),
+        ("chess", &[], 9, 60),
     ];
     for (name, params, every, most) in games {
         let g = game(name, params);
