@@ -3,10 +3,9 @@
 //! that end by the rules; and the rules the counts do not reach (the draws, the notation,
 //! checkmate given on the fiftieth move).
 //!
-//! The test positions are set up square by square from their FEN (the format has no way
-//! yet to start a game from a diagram): the stacks through `set_stack`, the side to move,
-//! the castling rights, the en passant square and the fifty-move clock through the
-//! position's variables.
+//! The test positions are read from their FEN turned into the board diagram that
+//! `--position` takes: the ranks, the side to move, and the castling rights, en passant
+//! square and fifty-move clock as the game file's variables.
 
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -14,12 +13,10 @@ use rulebook::cli::perft_exact;
 use rulebook::engine::game::Game;
 use rulebook::engine::state::State;
 
-use crate::common::{game, legal, play, set_stack};
+use crate::common::{game, legal, play};
 
-/// The variables' places in a position: the global ones, then the player ones (one slot
-/// per player, white first), each table in the order of its names.
-const EP: usize = 0;
-const IRREV: usize = 1;
+/// The castling rights' places in a position: the global variables (`ep`, `irrev`), then
+/// the player ones (one slot per player, white first), each table in the order of its names.
 const LONG: usize = 2;
 const SHORT: usize = 4;
 
@@ -39,57 +36,33 @@ fn chess() -> Game {
 }
 
 /// The position a FEN describes (its board, side to move, castling rights, en passant
-/// square and half-move clock).
+/// square and half-move clock), read as the board diagram `--position` takes.
 fn position(g: &Game, fen: &str) -> State {
-    let mut s = g.start();
-    assert_eq!(s.vars, [-1, 0, 1, 1, 1, 1], "the variables' places moved");
     let fields: Vec<&str> = fen.split_whitespace().collect();
-    for (r, row) in fields[0].split('/').enumerate() {
-        let rank = 8 - r;
-        let mut file = 0u8;
-        for ch in row.chars() {
-            let mut square = || {
-                file += 1;
-                format!("{}{rank}", (b'a' + file - 1) as char)
-            };
-            if let Some(n) = ch.to_digit(10) {
-                for _ in 0..n {
-                    set_stack(g, &mut s, &square(), &[]);
+    let mut lines: Vec<String> = fields[0]
+        .split('/')
+        .map(|row| {
+            let mut cells = Vec::new();
+            for ch in row.chars() {
+                match ch.to_digit(10) {
+                    Some(n) => cells.extend(std::iter::repeat_n(".".to_string(), n as usize)),
+                    None => cells.push(ch.to_string()),
                 }
-                continue;
             }
-            let owner = if ch.is_ascii_uppercase() {
-                "white"
-            } else {
-                "black"
-            };
-            let kind = match ch.to_ascii_lowercase() {
-                'k' => "king",
-                'q' => "queen",
-                'r' => "rook",
-                'b' => "bishop",
-                'n' => "knight",
-                'p' => "pawn",
-                other => panic!("no piece {other}"),
-            };
-            set_stack(g, &mut s, &square(), &[(kind, owner)]);
-        }
-        assert_eq!(file, 8, "rank {rank} of {fen}");
-    }
-    s.to_move = u8::from(fields[1] == "b");
+            cells.join(" ")
+        })
+        .collect();
     let rights = fields[2];
-    s.vars[SHORT] = i64::from(rights.contains('K'));
-    s.vars[SHORT + 1] = i64::from(rights.contains('k'));
-    s.vars[LONG] = i64::from(rights.contains('Q'));
-    s.vars[LONG + 1] = i64::from(rights.contains('q'));
-    s.vars[EP] = match fields[3] {
-        "-" => -1,
-        square => g.board.find(square).expect("a square") as i64,
-    };
+    let side = if fields[1] == "b" { "black" } else { "white" };
+    lines.push(format!("to_move = {side}"));
+    for (var, white, black) in [("short", 'K', 'k'), ("long", 'Q', 'q')] {
+        lines.push(format!("{var}(white) = {}", rights.contains(white)));
+        lines.push(format!("{var}(black) = {}", rights.contains(black)));
+    }
+    lines.push(format!("ep = {}", fields[3].replace('-', "none")));
     // `turn - irrev` counts the quiet plies, and the next ply is played in turn 1.
-    let clock: i64 = fields[4].parse().expect("a half-move clock");
-    s.vars[IRREV] = -clock;
-    s
+    lines.push(format!("irrev = -{}", fields[4]));
+    rulebook::record::diagram::read(g, &lines.join(" / ")).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 fn perfts(g: &Game, fen: &str, counts: &[u64]) {
