@@ -1,0 +1,348 @@
+//! `[[actions]]` and their parts: choices, effects, checks, repeats and notation
+//! templates (with their cases).
+
+use super::*;
+
+impl Compiler<'_> {
+    pub(super) fn action(
+        &self,
+        spec: &schema::ActionSpec,
+        names: &Names,
+        phases: &[(String, Phase)],
+    ) -> Result<Action, Box<Diagnostic>> {
+        let phase = match &spec.phase {
+            None => None,
+            Some(p) => Some(
+                phases
+                    .iter()
+                    .position(|(n, _)| n == p.get_ref())
+                    .ok_or_else(|| {
+                        let known: Vec<&str> = phases.iter().map(|(n, _)| n.as_str()).collect();
+                        self.at(
+                            p.span(),
+                            format!("unknown phase `{}`", p.get_ref()),
+                            "not declared under [[phases]]",
+                        )
+                        .with_help_box(&if known.is_empty() {
+                            "this game declares no phases".to_string()
+                        } else {
+                            format!("phases: {}", known.join(", "))
+                        })
+                    })?,
+            ),
+        };
+        let mut scope = Scope::new(names);
+        let mut parts = vec![self.part(
+            &mut scope,
+            &spec.choose,
+            spec.effect.as_ref(),
+            spec.check.as_ref(),
+            &spec.notation,
+            false,
+        )?];
+        for (i, p) in spec.then.iter().enumerate() {
+            let mut part = self.part(
+                &mut scope,
+                &p.choose,
+                p.effect.as_ref(),
+                p.check.as_ref(),
+                &p.notation,
+                p.optional,
+            )?;
+            if let Some(repeat) = &p.repeat {
+                part.repeat = match repeat.get_ref().as_str() {
+                    "must" => Repeat::Must,
+                    "may" => Repeat::May,
+                    other => {
+                        return Err(self.at(
+                            repeat.span(),
+                            format!("unknown repeat `{other}`"),
+                            "expected \"must\" (again while it can) or \"may\"",
+                        ));
+                    }
+                };
+                let problem = if i + 1 != spec.then.len() {
+                    Some("only an action's last part may repeat")
+                } else if p.optional {
+                    Some("a repeated part is already played zero or more times: drop `optional`")
+                } else if !part.choices.iter().any(|c| matches!(c, Choice::In { .. })) {
+                    Some("a repeated part needs an `in` choice, or it could repeat for ever")
+                } else {
+                    None
+                };
+                if let Some(problem) = problem {
+                    return Err(self.at(repeat.span(), problem, "this part repeats"));
+                }
+            }
+            parts.push(part);
+        }
+        if parts.len() > 8 {
+            return Err(self.at(
+                spec.name.span(),
+                "an action has at most 8 parts",
+                "too many parts",
+            ));
+        }
+        let fixed = parts
+            .first()
+            .map_or(0, crate::engine::program::Part::fixed_choices);
+        Ok(Action {
+            name: spec.name.get_ref().clone(),
+            phase,
+            fallback: spec.fallback,
+            parts,
+            frame: scope.frame,
+            fixed,
+        })
+    }
+
+    pub(super) fn part(
+        &self,
+        scope: &mut Scope,
+        choose: &[Code],
+        effect: Option<&Code>,
+        check: Option<&Code>,
+        notation: &schema::NotationSpec,
+        optional: bool,
+    ) -> Result<Part, Box<Diagnostic>> {
+        let mut choices = Vec::new();
+        // The names chosen so far in this part.
+        let mut earlier: Vec<u16> = Vec::new();
+        for code in choose {
+            let b = parser::parse_binding(code.get_ref()).map_err(|e| self.syntax(code, e))?;
+            let c = match b {
+                Binding::In {
+                    var,
+                    domain,
+                    filter,
+                } => {
+                    let (dom, elem) = scope.domain(&domain).map_err(|e| self.lang(code, e))?;
+                    let slot = scope.bind(&var, elem).map_err(|e| self.lang(code, e))?;
+                    let filter = filter
+                        .map(|f| scope.expect(&f, Type::Bool))
+                        .transpose()
+                        .map_err(|e| self.lang(code, e))?;
+                    let invariant = !dom.reads_any(&earlier)
+                        && !filter.as_ref().is_some_and(|f| f.reads_any(&earlier));
+                    earlier.push(slot);
+                    Choice::In {
+                        slot,
+                        domain: dom,
+                        filter,
+                        invariant,
+                        bound: Default::default(),
+                    }
+                }
+                Binding::Let { var, value } => {
+                    let (node, ty) = scope.expr(&value).map_err(|e| self.lang(code, e))?;
+                    let slot = scope.bind(&var, ty).map_err(|e| self.lang(code, e))?;
+                    earlier.push(slot);
+                    Choice::Let(slot, node)
+                }
+                Binding::Where(cond) => Choice::Where(
+                    scope
+                        .expect(&cond, Type::Bool)
+                        .map_err(|e| self.lang(code, e))?,
+                ),
+            };
+            choices.push(c);
+        }
+        let effect = match effect {
+            None => Vec::new(),
+            Some(code) => {
+                let stmts =
+                    parser::parse_statements(code.get_ref()).map_err(|e| self.syntax(code, e))?;
+                scope.statements(&stmts).map_err(|e| self.lang(code, e))?
+            }
+        };
+        let check = check
+            .map(|code| {
+                let e = self.parse_expr(code)?;
+                scope
+                    .expect(&e, Type::Bool)
+                    .map_err(|err| self.lang(code, err))
+            })
+            .transpose()?;
+        let notation = self
+            .notation_cases(notation)?
+            .into_iter()
+            .map(|(when, text)| {
+                let when = when
+                    .map(|code| {
+                        let e = self.parse_expr(&code)?;
+                        scope
+                            .expect(&e, Type::Bool)
+                            .map_err(|err| self.lang(&code, err))
+                    })
+                    .transpose()?;
+                Ok(NotationCase {
+                    when,
+                    pieces: self.notation(scope, &text)?,
+                })
+            })
+            .collect::<Result<Vec<_>, Box<Diagnostic>>>()?;
+        Ok(Part {
+            choices,
+            effect,
+            check,
+            notation,
+            optional,
+            repeat: Repeat::Once,
+            edits: None,
+        })
+    }
+
+    /// A part's `notation` as (condition, template) cases: a string is one case that
+    /// always holds; a list holds `{ when = COND, text = TEMPLATE }` tables. Each string
+    /// keeps its place in the file, found in the text of the list.
+    pub(super) fn notation_cases(
+        &self,
+        spec: &schema::NotationSpec,
+    ) -> Result<Vec<(Option<Code>, Code)>, Box<Diagnostic>> {
+        let span = spec.span();
+        let wrong = |label: &str| {
+            self.at(
+                span.clone(),
+                "a notation is a template string, or a list of { when = COND, text = TEMPLATE } tables",
+                label,
+            )
+        };
+        match spec.get_ref() {
+            toml::Value::String(s) => Ok(vec![(None, Spanned::new(span.clone(), s.clone()))]),
+            toml::Value::Array(cases) => {
+                let mut from = span.start;
+                let mut out = Vec::new();
+                for case in cases {
+                    let toml::Value::Table(table) = case else {
+                        return Err(wrong("expected a table in the list"));
+                    };
+                    if let Some(key) = table
+                        .keys()
+                        .find(|k| !matches!(k.as_str(), "when" | "text"))
+                    {
+                        return Err(wrong(&format!("unknown key `{key}`")));
+                    }
+                    let mut string = |key: &str| -> Result<Option<Code>, Box<Diagnostic>> {
+                        match table.get(key) {
+                            None => Ok(None),
+                            Some(toml::Value::String(s)) => {
+                                let at = self.find_string(span.clone(), from, s);
+                                from = at.end;
+                                Ok(Some(Spanned::new(at, s.clone())))
+                            }
+                            Some(_) => Err(wrong(&format!("`{key}` must be a string"))),
+                        }
+                    };
+                    let when = string("when")?;
+                    let Some(text) = string("text")? else {
+                        return Err(wrong("a case needs a `text`"));
+                    };
+                    out.push((when, text));
+                }
+                if out.is_empty() {
+                    return Err(wrong("an empty list"));
+                }
+                Ok(out)
+            }
+            _ => Err(wrong("expected a string or a list")),
+        }
+    }
+
+    /// Where the table header `[KEY]` is written in the file (`fallback` if it cannot be
+    /// found): what a mistake in a table's name points at.
+    pub(super) fn find_key(&self, key: &str, fallback: Range<usize>) -> Range<usize> {
+        let header = format!("[{key}]");
+        self.src
+            .text
+            .find(&header)
+            .map_or(fallback, |i| i + 1..i + 1 + key.len())
+    }
+
+    /// Where the string literal holding `content` is, searching the file's text within
+    /// `within` from `from` (the whole range if it cannot be found).
+    pub(super) fn find_string(
+        &self,
+        within: Range<usize>,
+        from: usize,
+        content: &str,
+    ) -> Range<usize> {
+        let text = &self.src.text;
+        let end = within.end.min(text.len());
+        let start = from.clamp(within.start, end);
+        text[start..end]
+            .find(content)
+            .map(|i| start + i)
+            .filter(|&i| i > 0 && matches!(text.as_bytes()[i - 1], b'\'' | b'"'))
+            .map_or(within, |i| i - 1..i + content.len() + 1)
+    }
+
+    /// Parses a notation template: literal text with `{name}` for bound values.
+    pub(super) fn notation(
+        &self,
+        scope: &Scope,
+        code: &Code,
+    ) -> Result<Vec<NotationPiece>, Box<Diagnostic>> {
+        let text = code.get_ref();
+        let mut pieces = Vec::new();
+        let mut literal = String::new();
+        let mut chars = text.char_indices().peekable();
+        while let Some((i, ch)) = chars.next() {
+            match ch {
+                '{' if chars.peek().map(|c| c.1) == Some('{') => {
+                    chars.next();
+                    literal.push('{');
+                }
+                '}' if chars.peek().map(|c| c.1) == Some('}') => {
+                    chars.next();
+                    literal.push('}');
+                }
+                '{' => {
+                    let close = text[i..].find('}').map(|j| i + j).ok_or_else(|| {
+                        self.lang(
+                            code,
+                            LangError::new(Span::new(i, i + 1), "unclosed `{` in notation")
+                                .label("write `{{` for a literal brace"),
+                        )
+                    })?;
+                    let name = text[i + 1..close].trim();
+                    let (ty, slot) = scope.local(name).ok_or_else(|| {
+                        self.lang(
+                            code,
+                            LangError::new(
+                                Span::new(i, close + 1),
+                                format!("`{name}` is not bound in this action"),
+                            )
+                            .label("a notation prints names bound by `choose`"),
+                        )
+                    })?;
+                    if !literal.is_empty() {
+                        pieces.push(NotationPiece::Text(std::mem::take(&mut literal)));
+                    }
+                    pieces.push(NotationPiece::Value(slot, ty));
+                    while chars.peek().is_some_and(|c| c.0 <= close) {
+                        chars.next();
+                    }
+                }
+                '}' => {
+                    return Err(self.lang(
+                        code,
+                        LangError::new(Span::new(i, i + 1), "unmatched `}` in notation")
+                            .label("write `}}` for a literal brace"),
+                    ));
+                }
+                c => literal.push(c),
+            }
+        }
+        if !literal.is_empty() {
+            pieces.push(NotationPiece::Text(literal));
+        }
+        // Ply texts are printed everywhere: a control character in the template is kept
+        // escaped, as the text a person sees and types.
+        for piece in &mut pieces {
+            if let NotationPiece::Text(t) = piece {
+                *t = printable(t).into_owned();
+            }
+        }
+        Ok(pieces)
+    }
+}

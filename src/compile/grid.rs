@@ -1,0 +1,305 @@
+//! `[board]`: the grid, its shape and its links (grid directions, explicit `join` lines,
+//! a hexagonal board's six).
+
+use super::*;
+
+impl Compiler<'_> {
+    pub(super) fn board(&self, params: &[ParamValue]) -> Result<Board, Box<Diagnostic>> {
+        let spec = &self.src.file.board;
+        let env = ConstEnv { params, cell: None };
+        let files = self.number(&spec.files, &env, "`files`")?;
+        let ranks = self.number(&spec.ranks, &env, "`ranks`")?;
+        for (v, span) in [(files, spec.files.span()), (ranks, spec.ranks.span())] {
+            if !(1..=MAX_SIDE).contains(&v) {
+                return Err(self.at(
+                    span,
+                    format!("a board side must be from 1 to {MAX_SIDE}, not {v}"),
+                    "out of range",
+                ));
+            }
+        }
+        let shape = spec
+            .shape
+            .as_ref()
+            .map(|c| self.parse_expr(c).map(|e| (c, e)))
+            .transpose()?;
+        let mut error = None;
+        let mut board = Board::new(files as u8, ranks as u8, |file, rank| {
+            let Some((code, e)) = &shape else { return true };
+            let env = ConstEnv {
+                params,
+                cell: Some((file as i64, rank as i64)),
+            };
+            match constant::eval(e, &env) {
+                Ok(Const::Bool(b)) => b,
+                Ok(Const::Int(_)) => {
+                    error.get_or_insert_with(|| {
+                        self.at(
+                            code.span(),
+                            "the board shape must be a condition",
+                            "this is a number",
+                        )
+                    });
+                    false
+                }
+                Err(err) => {
+                    error.get_or_insert_with(|| self.lang(code, err));
+                    false
+                }
+            }
+        });
+        if let Some(e) = error {
+            return Err(e);
+        }
+        if board.is_empty() {
+            let span = spec.shape.as_ref().map_or(spec.files.span(), |s| s.span());
+            return Err(self.at(span, "the board has no cells", "no cell passes this shape"));
+        }
+        board.hexagonal = spec.hexagonal;
+        let allowed = if spec.hexagonal {
+            board::HEXAGONAL
+        } else {
+            board::ALL_DIRECTIONS
+        };
+        let Some(links) = &spec.links else {
+            for cell in 0..board.len() as board::CellId {
+                for d in (0..DIRECTIONS.len()).filter(|d| allowed & (1 << d) != 0) {
+                    if let Some(to) = board.neighbour(cell, d) {
+                        // A cell has no link yet, so this cannot clash.
+                        let _ = board.link(cell, d, to);
+                    }
+                }
+            }
+            return Ok(board);
+        };
+        for entry in links {
+            let link = entry.get_ref();
+            match (&link.dirs, &link.join) {
+                (Some(dirs), None) => {
+                    self.grid_links(&mut board, dirs, link.where_.as_ref(), params, allowed)?
+                }
+                (None, Some(join)) => {
+                    if let Some(code) = &link.where_ {
+                        return Err(self.at(
+                            code.span(),
+                            "a `join` entry takes no `where`",
+                            "the lines of `join` name their cells",
+                        ));
+                    }
+                    self.join(&mut board, join, allowed)?;
+                }
+                (dirs, _) => {
+                    return Err(self
+                        .at(
+                            entry.span(),
+                            "every entry of `links` has either `dirs` or `join`",
+                            if dirs.is_some() {
+                                "both here"
+                            } else {
+                                "neither here"
+                            },
+                        )
+                        .with_help_box(
+                            "`{ dirs = \"orthogonal\" }` links grid neighbours; \
+                             `{ join = [\"a1 d1 g1\"] }` links the cells of a line",
+                        ));
+                }
+            }
+        }
+        Ok(board)
+    }
+
+    /// Adds the links of a `{ dirs, where }` entry: from each cell for which `where` holds,
+    /// in each of the directions, to its grid neighbour.
+    pub(super) fn grid_links(
+        &self,
+        board: &mut Board,
+        dirs: &Code,
+        where_: Option<&Code>,
+        params: &[ParamValue],
+        allowed: u8,
+    ) -> Result<(), Box<Diagnostic>> {
+        let name = dirs.get_ref().trim();
+        let mask = match DIRECTION_SETS.iter().find(|(n, _)| *n == name) {
+            // On a hexagonal board the sets mean the directions it has.
+            Some((_, set)) => set & allowed,
+            None => {
+                let d = board::direction_index(name).ok_or_else(|| {
+                    self.at(dirs.span(), format!("unknown direction or set `{name}`"), "not a direction")
+                        .with_help_box("directions: n, ne, e, se, s, sw, w, nw; sets: orthogonal, diagonal, all_directions")
+                })?;
+                if allowed & (1 << d) == 0 {
+                    return Err(self
+                        .at(
+                            dirs.span(),
+                            format!("a hexagonal board has no direction `{name}`"),
+                            "not one of its six directions",
+                        )
+                        .with_help_box(
+                            "the six directions of a hexagonal board: n, ne, e, s, sw, w",
+                        ));
+                }
+                1 << d
+            }
+        };
+        let cond = where_
+            .map(|c| self.parse_expr(c).map(|e| (c, e)))
+            .transpose()?;
+        for cell in 0..board.len() as board::CellId {
+            let (file, rank) = board.coords[cell as usize];
+            if let Some((code, e)) = &cond {
+                let env = ConstEnv {
+                    params,
+                    cell: Some((file as i64, rank as i64)),
+                };
+                match constant::eval(e, &env).map_err(|err| self.lang(code, err))? {
+                    Const::Bool(true) => {}
+                    Const::Bool(false) => continue,
+                    Const::Int(_) => {
+                        return Err(self.at(
+                            code.span(),
+                            "a link condition must be a condition",
+                            "this is a number",
+                        ));
+                    }
+                }
+            }
+            for d in (0..DIRECTIONS.len()).filter(|d| mask & (1 << d) != 0) {
+                if let Some(to) = board.neighbour(cell, d) {
+                    board
+                        .link(cell, d, to)
+                        .map_err(|other| self.two_links(dirs.span(), board, cell, d, other, to))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds the links of a `{ join }` entry: in each line, each cell is linked to the next
+    /// one and back, in the direction in which it lies.
+    pub(super) fn join(
+        &self,
+        board: &mut Board,
+        lines: &Spanned<Vec<Spanned<String>>>,
+        allowed: u8,
+    ) -> Result<(), Box<Diagnostic>> {
+        if lines.get_ref().is_empty() {
+            return Err(self.at(
+                lines.span(),
+                "`join` lists no line",
+                "give lines of cells, such as [\"a1 d1 g1\"]",
+            ));
+        }
+        for line in lines.get_ref() {
+            let text = line.get_ref();
+            // Each cell named, with where its name stands in the file.
+            let mut cells = Vec::new();
+            for (offset, name) in words(text) {
+                let span = self.inside(line, offset..offset + name.len());
+                let cell = board.find(name).ok_or_else(|| {
+                    self.at(
+                        span.clone(),
+                        format!("no cell `{name}` on this board"),
+                        "not a cell of the board",
+                    )
+                })?;
+                cells.push((cell, span));
+            }
+            if cells.len() < 2 {
+                return Err(self.at(
+                    line.span(),
+                    "a line of `join` names at least two cells",
+                    "such as \"a1 d1 g1\"",
+                ));
+            }
+            for pair in cells.windows(2) {
+                let ((from, first), (to, second)) = (pair[0].clone(), pair[1].clone());
+                let both = first.start..second.end;
+                let name = |c: board::CellId| board.names[c as usize].clone();
+                if from == to {
+                    return Err(self.at(
+                        second,
+                        format!("`{}` is joined to itself", name(from)),
+                        "the same cell twice in a row",
+                    ));
+                }
+                let Some(dir) = board.direction_between(from, to) else {
+                    return Err(self
+                        .at(
+                            both,
+                            format!(
+                                "`{}` and `{}` are not on one file, rank or diagonal",
+                                name(from),
+                                name(to)
+                            ),
+                            "no direction leads from one to the other",
+                        )
+                        .with_help_box(
+                            "a link goes in one of the eight directions, so that `step`, \
+                             `ray` and the drawing can follow it",
+                        ));
+                };
+                let back = (dir + 4) % 8;
+                if allowed & (1 << dir) == 0 {
+                    return Err(self
+                        .at(
+                            both,
+                            format!(
+                                "`{}` lies to the {} of `{}`: not a direction of a hexagonal board",
+                                name(to),
+                                DIRECTIONS[dir].0,
+                                name(from)
+                            ),
+                            "no link can join these two",
+                        )
+                        .with_help_box(
+                            "the six directions of a hexagonal board: n, ne, e, s, sw, w",
+                        ));
+                }
+                for (a, d, b) in [(from, dir, to), (to, back, from)] {
+                    board
+                        .link(a, d, b)
+                        .map_err(|other| self.two_links(both.clone(), board, a, d, other, b))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A second link from `cell` in direction `dir` (to `new`, where `old` already is).
+    pub(super) fn two_links(
+        &self,
+        span: Range<usize>,
+        board: &Board,
+        cell: board::CellId,
+        dir: usize,
+        old: board::CellId,
+        new: board::CellId,
+    ) -> Box<Diagnostic> {
+        let name = |c: board::CellId| &board.names[c as usize];
+        self.at(
+            span,
+            format!(
+                "`{}` would have two links to the {}: to `{}` and to `{}`",
+                name(cell),
+                DIRECTIONS[dir].0,
+                name(old),
+                name(new)
+            ),
+            "a cell has at most one link in each direction",
+        )
+        .with_help_box(
+            "`step` gives one cell per direction: join the cells of a line in order \
+             (\"a1 d1 g1\"), and keep grid links off joined cells with `where`",
+        )
+    }
+
+    /// Where the bytes `range` of a string value stand in the file: exactly, when the
+    /// string holds them unescaped, else the whole string.
+    pub(super) fn inside(&self, value: &Spanned<String>, range: Range<usize>) -> Range<usize> {
+        let start = self.content_start(value) + range.start;
+        let end = start + range.len();
+        let same = self.src.text.get(start..end) == value.get_ref().get(range);
+        if same { start..end } else { value.span() }
+    }
+}

@@ -1,0 +1,224 @@
+//! `[params]` and `[[players]]`: the parameters' values (defaults, `--param` overrides,
+//! ranges, checks) and the seats taking part, with their forward directions.
+
+use super::*;
+
+impl Compiler<'_> {
+    pub(super) fn params(
+        &self,
+        overrides: &[(String, String)],
+    ) -> Result<Vec<ParamValue>, Box<Diagnostic>> {
+        let f = &self.src.file;
+        for (name, _) in overrides {
+            if !f.params.contains_key(name) {
+                let known: Vec<&str> = f.params.keys().map(String::as_str).collect();
+                return Err(Box::new(
+                    Diagnostic::plain(self.path(), format!("unknown parameter `{name}`"))
+                        .with_help(if known.is_empty() {
+                            "this game has no parameters".to_string()
+                        } else {
+                            format!("parameters of this game: {}", known.join(", "))
+                        }),
+                ));
+            }
+        }
+        let mut params = Vec::new();
+        for (name, spec) in &f.params {
+            let (default, is_bool) = match spec.default.get_ref() {
+                toml::Value::Integer(i) => (*i, false),
+                toml::Value::Boolean(b) => (*b as i64, true),
+                _ => {
+                    return Err(self.at(
+                        spec.default.span(),
+                        "a parameter's default must be a whole number or true/false",
+                        "expected a number or a boolean",
+                    ));
+                }
+            };
+            let (min, max) = (
+                spec.min.as_ref().map(|m| *m.get_ref()),
+                spec.max.as_ref().map(|m| *m.get_ref()),
+            );
+            if let (Some(lo), Some(hi)) = (&spec.min, &spec.max)
+                && lo.get_ref() > hi.get_ref()
+            {
+                return Err(self.at(
+                    lo.span(),
+                    format!(
+                        "parameter `{name}` has `min` {} above its `max` {}: no value fits",
+                        lo.get_ref(),
+                        hi.get_ref()
+                    ),
+                    "greater than `max`",
+                ));
+            }
+            let range = match (min, max) {
+                (Some(a), Some(b)) => format!("from {a} to {b}"),
+                (Some(a), None) => format!("at least {a}"),
+                (None, Some(b)) => format!("at most {b}"),
+                (None, None) => String::new(),
+            };
+            let out_of_range = |v: i64| min.is_some_and(|m| v < m) || max.is_some_and(|m| v > m);
+            if out_of_range(default) {
+                return Err(self.at(
+                    spec.default.span(),
+                    format!(
+                        "the default of parameter `{name}`, {default}, is out of its range: it \
+                         must be {range}"
+                    ),
+                    "outside `min` and `max`",
+                ));
+            }
+            let given = overrides.iter().rev().find(|(n, _)| n == name);
+            let value = match given {
+                None => default,
+                Some((_, text)) => {
+                    let parsed = if is_bool {
+                        match text.trim() {
+                            "true" | "on" | "yes" | "1" => Some(1),
+                            "false" | "off" | "no" | "0" => Some(0),
+                            _ => None,
+                        }
+                    } else {
+                        text.trim().parse::<i64>().ok()
+                    };
+                    parsed.ok_or_else(|| {
+                        Box::new(Diagnostic::plain(
+                            self.path(),
+                            format!(
+                                "parameter `{name}` must be {}, not `{text}`",
+                                if is_bool {
+                                    "true or false"
+                                } else {
+                                    "a whole number"
+                                }
+                            ),
+                        ))
+                    })?
+                }
+            };
+            if out_of_range(value) {
+                return Err(Box::new(Diagnostic::plain(
+                    self.path(),
+                    format!("parameter `{name}` = {value} is out of range: it must be {range}"),
+                )));
+            }
+            params.push(ParamValue {
+                name: name.clone(),
+                value,
+                is_bool,
+            });
+        }
+        for (name, spec) in &f.params {
+            if let Some(check) = &spec.check {
+                let env = ConstEnv {
+                    params: &params,
+                    cell: None,
+                };
+                match self.constant(check, &env)? {
+                    Const::Bool(true) => {}
+                    Const::Bool(false) => {
+                        let p = params.iter().find(|p| &p.name == name).expect("param");
+                        let mut d = Diagnostic::at(
+                            self.path(),
+                            &self.src.text,
+                            check.span(),
+                            format!("parameter `{name}` = {} fails its check", p.text()),
+                            "this condition is false",
+                        );
+                        if !spec.doc.is_empty() {
+                            d = d.with_help(format!("{name}: {}", spec.doc));
+                        }
+                        return Err(Box::new(d));
+                    }
+                    Const::Int(_) => {
+                        return Err(self.at(
+                            check.span(),
+                            "a parameter check must be a condition",
+                            "this is a number",
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(params)
+    }
+
+    #[allow(clippy::type_complexity)]
+    pub(super) fn players(
+        &self,
+        env: &ConstEnv,
+    ) -> Result<(Vec<String>, Vec<(String, Range<usize>)>), Box<Diagnostic>> {
+        let mut present = Vec::new();
+        let mut seats = Vec::new();
+        for p in &self.src.file.players {
+            let name = p.name.get_ref().clone();
+            if !is_name(&name) {
+                return Err(self.at(
+                    p.name.span(),
+                    format!("`{name}` is not a valid player name"),
+                    "use lower-case letters, digits and _",
+                ));
+            }
+            if seats.iter().any(|(n, _)| *n == name) {
+                return Err(self.at(
+                    p.name.span(),
+                    format!("player `{name}` is declared twice"),
+                    "second declaration",
+                ));
+            }
+            let here = match &p.present {
+                None => true,
+                Some(code) => match self.constant(code, env)? {
+                    Const::Bool(b) => b,
+                    Const::Int(_) => {
+                        return Err(self.at(
+                            code.span(),
+                            "`present` must be a condition",
+                            "this is a number",
+                        ));
+                    }
+                },
+            };
+            if here {
+                present.push(name.clone());
+            }
+            seats.push((name, p.name.span()));
+        }
+        if present.is_empty() {
+            return Err(Box::new(
+                Diagnostic::plain(self.path(), "no player takes part with these parameters")
+                    .with_help("declare players with [[players]] name = \"...\""),
+            ));
+        }
+        Ok((present, seats))
+    }
+
+    /// Each present player's forward direction (`forward` in `[[players]]`), or none.
+    pub(super) fn forwards(&self, players: &[String]) -> Result<Vec<i64>, Box<Diagnostic>> {
+        players
+            .iter()
+            .map(|name| {
+                let spec = self
+                    .src
+                    .file
+                    .players
+                    .iter()
+                    .find(|p| p.name.get_ref() == name);
+                match spec.and_then(|p| p.forward.as_ref()) {
+                    None => Ok(board::NONE_DIRECTION),
+                    Some(dir) => board::direction_index(dir.get_ref().trim())
+                        .map(|d| d as i64)
+                        .ok_or_else(|| {
+                            self.at(
+                                dir.span(),
+                                format!("`{}` is not a direction", dir.get_ref()),
+                                "not a direction",
+                            )
+                            .with_help_box("directions: n, ne, e, se, s, sw, w, nw")
+                        }),
+                }
+            })
+            .collect()
+    }
+}
