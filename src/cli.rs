@@ -15,8 +15,9 @@ use rand::rngs::Xoshiro256PlusPlus;
 use crate::bench;
 use crate::bots::{self, Bot};
 use crate::compile;
-use crate::engine::game::{Game, IllegalPly, Ply};
+use crate::engine::game::{Game, IllegalPly};
 use crate::engine::state::State;
+use crate::load::{Failure, GameArgsRef, load_game};
 use crate::record::diagram;
 use crate::record::file::write_atomic;
 use crate::record::trace;
@@ -24,6 +25,7 @@ use crate::record::transcript::{Transcript, closest_plies};
 use crate::render::board::render;
 use crate::render::text::{echo, printable, printable_lines};
 use crate::repl;
+use crate::repl::explain::typed_ply;
 use crate::repl::variant::Variant;
 use crate::repl::{explain, report};
 use crate::spec;
@@ -194,15 +196,6 @@ enum Command {
     },
 }
 
-/// An error for the user: printed on stderr, exit code 1.
-pub struct Failure(pub String);
-
-impl<E: std::fmt::Display> From<E> for Failure {
-    fn from(e: E) -> Failure {
-        Failure(e.to_string())
-    }
-}
-
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -223,57 +216,6 @@ pub fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// Splits `NAME=VALUE` arguments.
-fn parse_params(raw: &[String]) -> Result<Vec<(String, String)>, Failure> {
-    raw.iter()
-        .map(|p| {
-            p.split_once('=')
-                .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
-                .ok_or_else(|| Failure(format!("--param expects NAME=VALUE, got `{p}`")))
-        })
-        .collect()
-}
-
-/// Loads and compiles a game with its parameters.
-pub fn load_game(args: &GameArgsRef) -> Result<Game, Failure> {
-    let source = spec::load(args.game).map_err(|d| Failure(d.to_string()))?;
-    let params = parse_params(args.params)?;
-    let mut game = compile::compile(&source, &params).map_err(|d| Failure(d.to_string()))?;
-    if let Some(position) = args.position {
-        let (text, from) = match position.strip_prefix('@') {
-            Some(path) => (
-                read_limited(path).map_err(|e| Failure(format!("--position {position}: {e}")))?,
-                path.to_string(),
-            ),
-            None => (position.to_string(), "--position".to_string()),
-        };
-        game.initial = diagram::read(&game, &text).map_err(|e| Failure(format!("{from}: {e}")))?;
-        game.start_position = Some(diagram::one_line(&text));
-    }
-    Ok(game)
-}
-
-/// The text of a file of at most a megabyte (a position, not a stream).
-fn read_limited(path: &str) -> Result<String, String> {
-    use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let mut text = String::new();
-    file.take(1 << 20)
-        .read_to_string(&mut text)
-        .map_err(|e| e.to_string())?;
-    if text.len() >= 1 << 20 {
-        return Err("larger than a megabyte: not a position".into());
-    }
-    Ok(text)
-}
-
-/// The game file, `--param` values and starting position of a command.
-pub struct GameArgsRef<'a> {
-    pub game: &'a str,
-    pub params: &'a [String],
-    pub position: Option<&'a str>,
 }
 
 impl GameArgs {
@@ -314,23 +256,6 @@ pub fn play_sequence(game: &Game, plies: &str) -> Result<State, Failure> {
         game.play(&mut state, &ply);
     }
     Ok(state)
-}
-
-/// The legal ply a person typed: as the texts are compared (case and runs of spaces
-/// ignored), or failing that with every space ignored, as `play`'s `help` promises
-/// (`Sd2 - d3`), when that names one ply alone. The error holds the closest legal texts.
-pub fn typed_ply(game: &Game, state: &State, text: &str) -> Result<Ply, Vec<String>> {
-    game.parse_ply(state, text).or_else(|e| {
-        let wanted = explain::squash(text);
-        let mut same = game
-            .legal_with_notation(state)
-            .into_iter()
-            .filter(|(t, _)| explain::squash(t) == wanted);
-        match (same.next(), same.next()) {
-            (Some((_, ply)), None) => Ok(ply),
-            _ => Err(e.closest),
-        }
-    })
 }
 
 fn illegal_message(index: usize, e: &IllegalPly) -> String {

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod compile;
 pub mod engine;
 pub mod lang;
+pub mod load;
 pub mod record;
 pub mod render;
 pub mod repl;

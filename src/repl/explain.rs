@@ -16,7 +16,7 @@ use toml::Spanned;
 
 use super::variant::{Variant, one_line};
 use crate::engine::board::DIRECTIONS;
-use crate::engine::game::Game;
+use crate::engine::game::{Game, Ply};
 use crate::engine::state::State;
 use crate::lang::ast::Binding;
 use crate::lang::parser;
@@ -537,4 +537,21 @@ fn describe(
             None => String::new(),
         },
     }
+}
+
+/// The legal ply a person typed: as the texts are compared (case and runs of spaces
+/// ignored), or failing that with every space ignored, as `play`'s `help` promises
+/// (`Sd2 - d3`), when that names one ply alone. The error holds the closest legal texts.
+pub fn typed_ply(game: &Game, state: &State, text: &str) -> Result<Ply, Vec<String>> {
+    game.parse_ply(state, text).or_else(|e| {
+        let wanted = squash(text);
+        let mut same = game
+            .legal_with_notation(state)
+            .into_iter()
+            .filter(|(t, _)| squash(t) == wanted);
+        match (same.next(), same.next()) {
+            (Some((_, ply)), None) => Ok(ply),
+            _ => Err(e.closest),
+        }
+    })
 }

@@ -22,13 +22,14 @@ use std::time::{Duration, Instant};
 
 use crate::bots::mcts::{Budget, MctsBot};
 use crate::bots::{self, Bot};
-use crate::cli::{Failure, GameArgsRef, load_game, typed_ply};
 use crate::engine::game::Ply;
 use crate::engine::game::{Game, normalize};
 use crate::engine::state::State;
+use crate::load::{Failure, GameArgsRef, load_game};
 use crate::record::transcript::{Entry, Transcript, closest_plies};
 use crate::render::board::{legend, render_marked, use_colour};
 use crate::render::text::{echo, printable, printable_lines};
+use explain::typed_ply;
 use input::{Input, Line};
 use variant::Variant;
 
