@@ -509,3 +509,37 @@ notation = '{c}:{east}/{west}'
         ["a1:2/0", "b1:1/1", "c1:0/2", "e1:0/0"]
     );
 }
+
+/// `first` along a ray takes the nearest cell whichever way the ray runs, also inside an
+/// aggregate's body (a body becomes a filter, which the optimiser visits a second time:
+/// it once took the lowest cell index there, the farthest cell going west or south).
+#[test]
+fn first_along_a_ray_is_the_nearest_inside_an_aggregate_body() {
+    let g = game(&board(
+        5,
+        1,
+        r#"
+[[setup]]
+put = "man"
+owner = "a"
+at = ["a1", "b1"]
+
+[[setup]]
+put = "man"
+owner = "b"
+at = ["d1", "e1"]
+
+[[actions]]
+name = "look"
+choose = [
+  'c in [c1]',
+  'west = first(x in ray(c, w) where !empty(x))',
+  'east = first(x in ray(c, e) where !empty(x))',
+  'nested = any(d in [w]: first(x in ray(c, d) where !empty(x)) == b1)',
+  'counted = count(d in [w, e]: first(x in ray(c, d) where !empty(x)) == step(c, d))',
+]
+notation = '{west} {east} {nested} {counted}'
+"#,
+    ));
+    assert_eq!(texts(&g, &g.start()), ["b1 d1 true 2"]);
+}

@@ -213,6 +213,12 @@ impl Pass<'_> {
                     }
                 }
                 let ordered = matches!(agg.op, AggOp::First | AggOp::Last);
+                // A filter can be visited twice (an aggregate's body turned into its
+                // filter is visited again with it): a ray already taken as a set keeps
+                // the direction that orders it.
+                if agg.along.is_some() {
+                    return;
+                }
                 if ordered && agg.body.is_none() {
                     agg.along = self.along_ray(&mut agg.domain, &mut agg.filter, agg.slot);
                     if agg.along.is_some() {
