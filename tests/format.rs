@@ -543,3 +543,41 @@ notation = '{west} {east} {nested} {counted}'
     ));
     assert_eq!(texts(&g, &g.start()), ["b1 d1 true 2"]);
 }
+
+/// `empty_region(c)`: the empty cells reached from an empty cell through empty cells
+/// (orthogonally, or through the directions given); nothing from an occupied cell.
+#[test]
+fn empty_region_gathers_the_empty_cells_an_area_holds() {
+    let g = game(&board(
+        3,
+        3,
+        r#"
+[[setup]]
+put = "man"
+owner = "a"
+at = ["a2", "b1"]
+
+[[setup]]
+put = "man"
+owner = "b"
+at = ["c3"]
+
+[[actions]]
+name = "look"
+choose = [
+  'c in [a1, b2, a2]',
+  'across = count(x in empty_region(c))',
+  'around = count(x in empty_region(c, all_directions))',
+  'first_cell = first(x in empty_region(c))',
+  'walled = all(x in empty_region(c): all(y in adjacent(x, orthogonal) where !empty(y): owner(y) == a))',
+]
+notation = '{c}: {across} {around} {first_cell} {walled}'
+"#,
+    ));
+    // a1 is shut in by a2 and b1 (a's), orthogonally; diagonally it reaches b2 and the
+    // five other empty cells. b2's area borders c3 (b's) too. a2 holds a man.
+    assert_eq!(
+        texts(&g, &g.start()),
+        ["a1: 1 6 a1 true", "a2: 0 0 none true", "b2: 5 6 c1 false"]
+    );
+}
