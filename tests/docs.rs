@@ -39,12 +39,13 @@ fn every_key_of_the_shipped_games_is_in_the_reference() {
     }
 }
 
-/// Table keys, leaving out the names a file chooses itself (parameters, pieces, vars).
+/// Table keys, leaving out the names a file chooses itself (parameters, pieces, vars,
+/// functions).
 fn collect_keys(value: &toml::Value, out: &mut Vec<String>) {
     match value {
         toml::Value::Table(t) => {
             for (k, v) in t {
-                if matches!(k.as_str(), "params" | "pieces") {
+                if matches!(k.as_str(), "params" | "pieces" | "functions") {
                     if let toml::Value::Table(named) = v {
                         out.push(k.clone());
                         for inner in named.values() {
