@@ -12,6 +12,7 @@ mod fast;
 mod fast_engines;
 mod format;
 mod fuzz;
+mod go;
 mod hooks;
 mod invariants;
 mod positions;
