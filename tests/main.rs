@@ -18,6 +18,7 @@ mod invariants;
 mod positions;
 mod properties;
 mod reference;
+mod reversi;
 mod semantics;
 mod sight;
 mod splut;

@@ -11,6 +11,7 @@
 pub mod bounce;
 pub mod go;
 pub mod morris;
+pub mod reversi;
 pub mod sight;
 pub mod splut;
 pub mod staqs;
