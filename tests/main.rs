@@ -7,6 +7,7 @@ mod cli;
 mod common;
 mod diagnostics;
 mod docs;
+mod draughts;
 mod facts;
 mod fast;
 mod fast_engines;

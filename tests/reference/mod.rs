@@ -9,6 +9,7 @@
 //! `traces_splut.rs`, `traces_morris.rs` and `go.rs` compare the interpreter against them.
 
 pub mod bounce;
+pub mod draughts;
 pub mod go;
 pub mod morris;
 pub mod reversi;
