@@ -48,8 +48,12 @@ fn allocations() -> u64 {
 
 #[test]
 fn random_plies_allocate_nothing() {
-    let games: [(&str, crate::common::Params); 8] = [
+    // Reversi is left out: most empty squares are not moves, so drawing often gives up and
+    // lists the legal plies (about one ply in two allocates that list).
+    let games: [(&str, crate::common::Params); 10] = [
         ("bounce", &[]),
+        ("draughts", &[]),
+        ("go", &[]),
         ("morris", &[]),
         ("staqs", &[]),
         ("sight", &[]),

@@ -16,7 +16,9 @@ use rulebook::spec;
 
 use crate::common;
 
-const GAMES: [&str; 6] = ["bounce", "staqs", "vlkno", "sight", "splut", "morris"];
+const GAMES: [&str; 9] = [
+    "bounce", "staqs", "vlkno", "sight", "splut", "morris", "reversi", "draughts", "go",
+];
 
 /// Characters that matter to TOML and to the expression language.
 const ALPHABET: &[char] = &[
