@@ -48,12 +48,16 @@ fn allocations() -> u64 {
 
 #[test]
 fn random_plies_allocate_nothing() {
-    let games: [(&str, crate::common::Params); 15] = [
+    // Reversi is left out: most empty squares are not moves, so drawing often gives up and
+    // lists the legal plies (about one ply in two allocates that list).
+    let games: [(&str, crate::common::Params); 17] = [
         ("amazons", &[]),
         ("bounce", &[]),
         ("breakthrough", &[]),
         ("clobber", &[]),
         ("connect4", &[]),
+        ("draughts", &[]),
+        ("go", &[]),
         ("hex", &[]),
         ("hex", &[("swap", "true")]),
         ("tictactoe", &[]),

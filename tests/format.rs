@@ -702,3 +702,75 @@ notation = 'last {d} {stop}'
         ["e e1", "e f1", "last e f1", "last w c1", "w c1"]
     );
 }
+
+/// `first` along a ray takes the nearest cell whichever way the ray runs, also inside an
+/// aggregate's body (a body becomes a filter, which the optimiser visits a second time:
+/// it once took the lowest cell index there, the farthest cell going west or south).
+#[test]
+fn first_along_a_ray_is_the_nearest_inside_an_aggregate_body() {
+    let g = game(&board(
+        5,
+        1,
+        r#"
+[[setup]]
+put = "man"
+owner = "a"
+at = ["a1", "b1"]
+
+[[setup]]
+put = "man"
+owner = "b"
+at = ["d1", "e1"]
+
+[[actions]]
+name = "look"
+choose = [
+  'c in [c1]',
+  'west = first(x in ray(c, w) where !empty(x))',
+  'east = first(x in ray(c, e) where !empty(x))',
+  'nested = any(d in [w]: first(x in ray(c, d) where !empty(x)) == b1)',
+  'counted = count(d in [w, e]: first(x in ray(c, d) where !empty(x)) == step(c, d))',
+]
+notation = '{west} {east} {nested} {counted}'
+"#,
+    ));
+    assert_eq!(texts(&g, &g.start()), ["b1 d1 true 2"]);
+}
+
+/// `empty_region(c)`: the empty cells reached from an empty cell through empty cells
+/// (orthogonally, or through the directions given); nothing from an occupied cell.
+#[test]
+fn empty_region_gathers_the_empty_cells_an_area_holds() {
+    let g = game(&board(
+        3,
+        3,
+        r#"
+[[setup]]
+put = "man"
+owner = "a"
+at = ["a2", "b1"]
+
+[[setup]]
+put = "man"
+owner = "b"
+at = ["c3"]
+
+[[actions]]
+name = "look"
+choose = [
+  'c in [a1, b2, a2]',
+  'across = count(x in empty_region(c))',
+  'around = count(x in empty_region(c, all_directions))',
+  'first_cell = first(x in empty_region(c))',
+  'walled = all(x in empty_region(c): all(y in adjacent(x, orthogonal) where !empty(y): owner(y) == a))',
+]
+notation = '{c}: {across} {around} {first_cell} {walled}'
+"#,
+    ));
+    // a1 is shut in by a2 and b1 (a's), orthogonally; diagonally it reaches b2 and the
+    // five other empty cells. b2's area borders c3 (b's) too. a2 holds a man.
+    assert_eq!(
+        texts(&g, &g.start()),
+        ["a1: 1 6 a1 true", "a2: 0 0 none true", "b2: 5 6 c1 false"]
+    );
+}

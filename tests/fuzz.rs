@@ -17,7 +17,7 @@ use rulebook::spec;
 
 use crate::common;
 
-const GAMES: [&str; 12] = [
+const GAMES: [&str; 15] = [
     "bounce",
     "staqs",
     "vlkno",
@@ -30,6 +30,9 @@ const GAMES: [&str; 12] = [
     "clobber",
     "hex",
     "amazons",
+    "reversi",
+    "draughts",
+    "go",
 ];
 
 /// Characters that matter to TOML and to the expression language.

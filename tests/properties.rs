@@ -172,6 +172,27 @@ proptest! {
     }
 }
 
+proptest! {
+    // Whole games: Reversi's forced passes and its end, draughts' capture sequences and
+    // kings, Go's captures, superko and passes.
+    #![proptest_config(crate::common::config(8))]
+
+    #[test]
+    fn reversi_plies_are_legal_and_replay(seed in any::<u64>()) {
+        walk(&game("reversi", &[]), seed, 70);
+    }
+
+    #[test]
+    fn draughts_plies_are_legal_and_replay(seed in any::<u64>()) {
+        walk(&game("draughts", &[]), seed, 120);
+    }
+
+    #[test]
+    fn go_plies_are_legal_and_replay(seed in any::<u64>(), size in prop::sample::select(vec![5u8, 9])) {
+        walk(&game("go", &[("size", &size.to_string())]), seed, 150);
+    }
+}
+
 #[test]
 fn staqs_stacks_never_merge_nor_vanish() {
     let g = game("staqs", &[]);
@@ -379,11 +400,12 @@ fn drawn_plies_are_uniform_in_positions_of_every_shipped_game() {
     // Each game's part shapes: Bounce's removal fallback, STAQS's placement and pass, Sight,
     // VLKNO's three decisions with a lowest-stack `let` (positions late enough to have few
     // plies), Splut!'s optional levitation and pull and its dependent throw direction, with
-    // 2, 3 and 4 players, and Nine Men's Morris's two actions per move (with and without
-    // the removal part), and chess's two-part moves of the long-range pieces beside its
-    // one-part ones.
+    // 2, 3 and 4 players, Nine Men's Morris's two actions per move (with and without
+    // the removal part), chess's two-part moves of the long-range pieces beside its
+    // one-part ones, Reversi's placements (few legal among the empty squares), draughts'
+    // moves (a fallback behind captures) and Go's placements with their check.
     // (game, parameters, take every nth position, most legal plies)
-    let games: [(&str, crate::common::Params, usize, usize); 11] = [
+    let games: [(&str, crate::common::Params, usize, usize); 14] = [
         ("bounce", &[("size", "4")], 3, 60),
         ("bounce", &[], 9, 60),
         ("staqs", &[], 2, 40),
@@ -395,6 +417,9 @@ fn drawn_plies_are_uniform_in_positions_of_every_shipped_game() {
         ("splut", &[("players", "3")], 11, 40),
         ("morris", &[], 5, 80),
         ("chess", &[], 9, 60),
+        ("reversi", &[], 7, 40),
+        ("draughts", &[], 5, 40),
+        ("go", &[("size", "5")], 5, 40),
     ];
     for (name, params, every, most) in games {
         let g = game(name, params);

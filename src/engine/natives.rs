@@ -397,6 +397,20 @@ pub static NATIVES: &[Native] = &[
         Set(|c, a, out| group(c, a[0], a[1], out))
     ),
     native!(
+        "empty_region",
+        [Cell],
+        Cells,
+        "Hook: the empty cells connected orthogonally to an empty cell through empty cells, itself included, in cell order; none for an occupied cell.",
+        Set(|c, a, out| empty_region(c, a[0], super::board::ORTHOGONAL as i64, out))
+    ),
+    native!(
+        "empty_region",
+        [Cell, DirSet],
+        Cells,
+        "Hook: as above, connected through the given directions.",
+        Set(|c, a, out| empty_region(c, a[0], a[1], out))
+    ),
+    native!(
         "leaps",
         [Cell, Int, Int],
         Cells,
@@ -561,6 +575,12 @@ fn directions(c: &Ctx, cell: i64, set: i64, out: &mut Elems) {
 fn group(c: &Ctx, cell: i64, dirs: i64, out: &mut Elems) {
     let mut set = [0u64; super::cellset::WORDS];
     groups::group_cells(c, cell, dirs, &mut set);
+    out.extend(super::cellset::Members::of(&set[..c.state.words()]).map(|x| x as i64));
+}
+
+fn empty_region(c: &Ctx, cell: i64, dirs: i64, out: &mut Elems) {
+    let mut set = [0u64; super::cellset::WORDS];
+    groups::empty_region(c, cell, dirs, &mut set);
     out.extend(super::cellset::Members::of(&set[..c.state.words()]).map(|x| x as i64));
 }
 

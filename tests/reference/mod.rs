@@ -6,10 +6,13 @@
 //! section. Splut! (2, 3 or 4 players, a turn of up to three one-step plies) keeps its
 //! whole turn bookkeeping in the position, so one ply is still one `apply`. The
 //! trace-replay and perft tests in `traces.rs`, `traces_vlkno_sight.rs`,
-//! `traces_splut.rs` and `traces_morris.rs` compare the interpreter against them.
+//! `traces_splut.rs`, `traces_morris.rs` and `go.rs` compare the interpreter against them.
 
 pub mod bounce;
+pub mod draughts;
+pub mod go;
 pub mod morris;
+pub mod reversi;
 pub mod sight;
 pub mod splut;
 pub mod staqs;

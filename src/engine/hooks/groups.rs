@@ -58,6 +58,30 @@ pub fn group_cells(c: &Ctx, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
     });
 }
 
+/// Writes to `out` the empty cells connected to the empty `cell` through links in `dirs`,
+/// by way of empty cells, `cell` included (nothing for an occupied cell or none): the
+/// `empty_region(cell)` collection. An area of empty cells is what the pieces around it
+/// enclose (a region walled off by one player's pieces), and [`group_cells`] cannot
+/// give it, since a group is made of pieces.
+pub fn empty_region(c: &Ctx, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
+    if cell < 0 || c.state.top_code(cell as CellId) != EMPTY_TOP {
+        return;
+    }
+    let words = c.state.words();
+    let board = &c.game.board;
+    let mut empty = [0u64; MAX_WORDS];
+    for ((e, all), occupied) in empty.iter_mut().zip(board.all()).zip(c.state.occupied()) {
+        *e = all & !occupied;
+    }
+    if words == 1 && board.is_rectangle() {
+        out[0] = grow_in_one_word(board, empty[0], cell as usize, dirs as u8);
+        return;
+    }
+    by_words(board, words, |grow| {
+        grow(board, &empty[..words], cell as usize, dirs as u8, out)
+    });
+}
+
 /// The number of empty cells linked through `dirs` to the group containing `cell` (0 for
 /// an empty cell): a group's liberties.
 pub fn liberties(c: &Ctx, cell: i64, dirs: i64) -> i64 {

@@ -1,0 +1,178 @@
+//! Go: the interpreter against the independent reference (`reference/go.rs`, written
+//! from `docs/rules/go.md` only). Seeded self-play traces are replayed ply by ply (legal
+//! lists, players, results), perft counts are compared from the start and from positions
+//! reached in play, and hand-played positions pin captures, suicide, superko and the
+//! score with its komi.
+
+use rulebook::engine::game::Game;
+use serde_json::json;
+
+use crate::common;
+use crate::reference::go::{Go, Move};
+use crate::reference::{GameResult, Reference};
+use crate::traces::{check_seeds, compare_perft, compare_perft_midgame};
+
+fn go(size: usize, komi: i64) -> Game {
+    common::game(
+        "go",
+        &[("size", &size.to_string()), ("komi", &komi.to_string())],
+    )
+}
+
+/// Fifty games on the default board: every legal list, every player to move and every
+/// result agree with the reference (random games end by two passes, rule 8).
+#[test]
+fn go_9x9_traces_match_reference() {
+    check_seeds(
+        "go 9x9",
+        "go",
+        &go(9, 75),
+        0..50,
+        || Go::new(9, 75),
+        json!({"size": 9, "komi": 75}),
+    );
+}
+
+/// On a small board captures, suicide refusals and superko come up far more often per
+/// ply; a whole-point komi of 0 lets games be drawn.
+#[test]
+fn go_5x5_traces_match_reference() {
+    check_seeds(
+        "go 5x5",
+        "go",
+        &go(5, 0),
+        0..100,
+        || Go::new(5, 0),
+        json!({"size": 5, "komi": 0}),
+    );
+}
+
+/// Perft from the empty board: 82 plies (81 points and the pass); then 80 points and the
+/// pass after a placement, 81 and the pass after a pass; at depth 3, 80 plies after two
+/// placements, 81 after a placement and a pass either way round, and the game that two
+/// passes ended counts once (a leaf).
+#[test]
+fn go_perft_matches_reference() {
+    let counts = compare_perft("go 9x9", &go(9, 75), &Go::new(9, 75), 3);
+    assert_eq!(counts, [82, 81 * 81 + 82, 81 * 80 * 80 + 2 * 81 * 81 + 1]);
+    compare_perft("go 5x5", &go(5, 0), &Go::new(5, 0), 4);
+}
+
+/// Perft to depth 3 from positions reached in self-play, on 5x5 (where they are full of
+/// captures and points forbidden by suicide or superko) and on 9x9.
+#[test]
+fn go_midgame_perft_matches_reference() {
+    let small = compare_perft_midgame(
+        "go 5x5",
+        &go(5, 0),
+        || Go::new(5, 0),
+        0..20,
+        &[10, 20, 30, 40, 60],
+        3,
+    );
+    assert!(small >= 50, "too few 5x5 positions: {small}");
+    let large = compare_perft_midgame("go 9x9", &go(9, 75), || Go::new(9, 75), 0..3, &[60, 100], 3);
+    assert!(large >= 4, "too few 9x9 positions: {large}");
+}
+
+/// The games replayed above exercise the rules: captures, placements refused as suicide
+/// and as a repeated board, and both results.
+#[test]
+fn self_play_exercises_every_rule() {
+    let game = go(5, 0);
+    let (mut captures, mut suicides, mut superko, mut draws) = (0, 0, 0, 0);
+    for seed in 0..100 {
+        let mut pos = Go::new(5, 0);
+        for text in crate::traces_vlkno_sight::trace_moves(&game, "go", seed) {
+            let me = pos.to_move;
+            for p in 0..25 {
+                if pos.board[p].is_some() {
+                    continue;
+                }
+                let mut board = pos.board.clone();
+                board[p] = Some(me);
+                let takes = pos
+                    .neighbours(p)
+                    .into_iter()
+                    .any(|n| board[n] == Some(1 - me) && pos.liberties(&board, n) == 0);
+                if !takes && pos.liberties(&board, p) == 0 {
+                    suicides += 1;
+                } else if takes && !pos.legal().contains(&pos.notation(&Move::Place(p))) {
+                    superko += 1;
+                }
+            }
+            let stones = pos.board.iter().filter(|s| s.is_some()).count();
+            pos.play(&text)
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            if pos.board.iter().filter(|s| s.is_some()).count() < stones {
+                captures += 1;
+            }
+        }
+        draws += usize::from(pos.result == Some(GameResult::Draw));
+    }
+    eprintln!(
+        "go 5x5 self-play: {captures} captures, {suicides} suicide points, {superko} superko points, {draws} draws"
+    );
+    assert!(captures > 0 && suicides > 0 && superko > 0 && draws > 0);
+}
+
+/// Rules 4-6: black fills white's last liberty and takes the stone; white may not play
+/// back into the corner, where a stone would have no liberty and take nothing.
+#[test]
+fn a_chain_without_liberty_is_taken_and_suicide_is_refused() {
+    let g = go(9, 75);
+    let mut s = g.start();
+    assert_eq!(common::legal(&g, &s).len(), 82);
+    common::play(&g, &mut s, "a2; a1; b1");
+    assert_eq!(common::height(&g, &s, "a1"), 0, "a1 was taken");
+    let legal = common::legal(&g, &s);
+    assert!(!legal.contains(&"a1".to_string()), "suicide");
+    assert_eq!(legal.len(), 81 - 2 - 1 + 1, "78 points and the pass");
+}
+
+/// Rule 7: in a ko, the stone just taken cannot be retaken at once (the board would be
+/// the one before the capture); after a move elsewhere by each player it can.
+#[test]
+fn positional_superko_forbids_retaking_a_ko_at_once() {
+    let g = go(9, 75);
+    let mut s = g.start();
+    common::play(&g, &mut s, "b1; c1; a2; d2; b3; c3; pass; b2");
+    // Black takes b2's stone by playing c2; white's b2 would take c2 back.
+    common::play(&g, &mut s, "c2");
+    assert_eq!(common::height(&g, &s, "b2"), 0);
+    assert!(!common::legal(&g, &s).contains(&"b2".to_string()));
+    common::play(&g, &mut s, "h8; h2");
+    assert!(common::legal(&g, &s).contains(&"b2".to_string()));
+    common::play(&g, &mut s, "b2");
+    assert_eq!(common::height(&g, &s, "c2"), 0, "the ko was retaken");
+}
+
+/// Rules 8-10 on a 3x3 board: black walls off the a file and white lives on c2, so
+/// black has 3 stones and 3 points (60 tenths) and white 1 stone (10) and the komi of
+/// 7.5: white wins by 2.5 points. With no komi, black wins.
+#[test]
+fn two_passes_end_the_game_and_area_with_komi_decides() {
+    for (komi, winner) in [(75, "white"), (0, "black")] {
+        let g = go(3, komi);
+        let mut s = g.start();
+        common::play(&g, &mut s, "b1; c2; b2; pass; b3; pass");
+        assert!(s.outcome.is_none(), "one pass does not end the game");
+        common::play(&g, &mut s, "pass");
+        let outcome = s
+            .outcome
+            .as_ref()
+            .expect("two passes in a row end the game");
+        assert_eq!(g.scores(&s), [vec![60], vec![10 + komi]]);
+        let w = g.players.iter().position(|p| p == winner).unwrap() as u8;
+        assert_eq!(outcome.winners, [w]);
+    }
+    // Two passes on the empty board: no area for anyone, the komi decides; without one
+    // the scores are equal, a draw.
+    for (komi, winners) in [(75, vec![1u8]), (0, vec![])] {
+        let g = go(9, komi);
+        let mut s = g.start();
+        common::play(&g, &mut s, "pass; pass");
+        assert_eq!(g.scores(&s), [vec![0], vec![komi]]);
+        assert_eq!(s.outcome.as_ref().expect("over").winners, winners);
+    }
+}
