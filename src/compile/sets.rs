@@ -19,7 +19,7 @@ use crate::engine::eval::arith;
 use crate::engine::game::Game;
 use crate::engine::natives;
 use crate::engine::program::{Choice, Domain, Node, Op, SetBound, SetExpr};
-use crate::engine::state::StackTests;
+use crate::engine::stack_test::{MAX_TESTS, StackTests};
 use crate::lang::ast::{AggOp, BinOp};
 
 /// Rewrites every filter of `game` into set algebra where it can, and gives the initial
@@ -85,7 +85,7 @@ pub fn optimise(game: &mut Game) {
         pass.node(&mut standalone.node);
     }
     let by_height = pass.by_height;
-    let tests = StackTests(pass.tests.into());
+    let tests = StackTests::new(pass.tests);
     let hashing = pass.history;
     game.initial
         .set_caches(tests, by_height, hashing, pass.holding);
@@ -385,7 +385,12 @@ impl Pass<'_> {
             self.by_height = true;
         }
         structural
-            .or_else(|| stack_only(node, x).then(|| SetExpr::Test(self.test(node, x))))
+            .or_else(|| {
+                stack_only(node, x)
+                    .then(|| self.test(node, x))
+                    .flatten()
+                    .map(SetExpr::Test)
+            })
             .or_else(|| {
                 geometric(node, x).then(|| {
                     SetExpr::Mask(
@@ -396,17 +401,19 @@ impl Pass<'_> {
             })
     }
 
-    /// The index of the stack test `node` (with the cell bound to `x`), added if new.
-    fn test(&mut self, node: &Node, x: u16) -> u16 {
+    /// The index of the stack test `node` (with the cell bound to `x`), added if new;
+    /// none once the game has [`MAX_TESTS`] (the test is then made per element).
+    fn test(&mut self, node: &Node, x: u16) -> Option<u16> {
         let canonical = rename(node, x);
         let key = format!("{canonical:?}");
         match self.keys.iter().position(|k| *k == key) {
-            Some(i) => i as u16,
-            None => {
+            Some(i) => Some(i as u16),
+            None if self.tests.len() < MAX_TESTS => {
                 self.keys.push(key);
                 self.tests.push(canonical);
-                (self.tests.len() - 1) as u16
+                Some((self.tests.len() - 1) as u16)
             }
+            None => None,
         }
     }
 }

@@ -10,4 +10,5 @@ pub mod hooks;
 pub mod natives;
 pub mod program;
 pub mod sample;
+pub mod stack_test;
 pub mod state;

@@ -3,15 +3,11 @@
 //! A state is a few flat arrays so that copying it is cheap; changes made while searching
 //! for legal plies go through a [`Journal`] so they can be undone without a copy.
 
-use std::sync::Arc;
-
 use smallvec::SmallVec;
 
 use super::board::CellId;
 use super::cellset;
-use super::eval::arith;
-use super::program::Node;
-use crate::lang::ast::BinOp;
+pub use super::stack_test::StackTests;
 
 /// A value that stands for "no cell / no player / no kind / no direction".
 pub const NONE: i64 = -1;
@@ -78,17 +74,22 @@ pub struct Outcome {
 /// The top code of an empty cell (see [`State::top_code`]).
 pub const EMPTY_TOP: u16 = u16::MAX;
 
-/// The game's stack tests (see [`State`]), shared by every position of a game.
-#[derive(Clone, Debug, Default)]
-pub struct StackTests(pub Arc<[Node]>);
-
-impl PartialEq for StackTests {
-    fn eq(&self, other: &StackTests) -> bool {
-        Arc::ptr_eq(&self.0, &other.0) || self.0.len() == other.0.len() && self.0.is_empty()
-    }
+/// What a position keeps about one cell's stack besides its sets: enough to put the
+/// cell's bits in every set back as they were without looking at the stack, which is
+/// how a [`Journal`] takes an edit back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Cached {
+    /// The stack tests it passes, a bit each (0 when the game has none).
+    tests: u64,
+    /// The kinds it holds, a bit each (0 unless the position keeps them).
+    present: u64,
+    /// Its hash (0 unless the position keeps hashes).
+    hash: u64,
+    /// Its top piece as a code.
+    top: u16,
+    /// Its height (0 unless the position keeps cells by height).
+    height: u16,
 }
-
-impl Eq for StackTests {}
 
 /// A game position.
 ///
@@ -115,8 +116,10 @@ pub struct State {
     /// then the owner's slot, neutral last), then per owner slot, per kind, the occupied
     /// cells, and per stack test.
     sets: Vec<u64>,
-    /// The game's stack tests.
+    /// The game's stack tests, and per cell the tests its stack passes, a bit each (an
+    /// empty list when the game has none).
     tests: StackTests,
+    passed: Vec<u64>,
     /// Classes per kind: one per player and one for neutral pieces.
     owner_slots: u16,
     /// The number of piece kinds.
@@ -197,6 +200,7 @@ impl Clone for State {
             height_sets: Vec::new(),
             cell_hashes: Vec::new(),
             history: Vec::new(),
+            passed: Vec::new(),
             tests: self.tests.clone(),
             vars: Vec::new(),
             outcome: None,
@@ -215,6 +219,7 @@ impl Clone for State {
             tops,
             sets,
             tests,
+            passed,
             owner_slots,
             kind_count,
             starts,
@@ -241,9 +246,10 @@ impl Clone for State {
         self.stacks.clone_from(stacks);
         self.tops.clone_from(tops);
         self.sets.clone_from(sets);
-        if !Arc::ptr_eq(&self.tests.0, &tests.0) {
+        if !self.tests.same(tests) {
             self.tests = tests.clone();
         }
+        self.passed.clone_from(passed);
         self.vars.clone_from(vars);
         self.outcome.clone_from(outcome);
         (self.owner_slots, self.kind_count, self.words) = (*owner_slots, *kind_count, *words);
@@ -273,6 +279,7 @@ impl State {
             tops: vec![EMPTY_TOP; stacks.len()],
             sets: Vec::new(),
             tests: StackTests::default(),
+            passed: Vec::new(),
             owner_slots: owner_slots as u16,
             kind_count: kinds as u16,
             starts: [0; 5],
@@ -324,9 +331,13 @@ impl State {
         let contains = occupied + 1;
         let tests = contains + if self.holding { kinds.min(64) } else { 0 };
         self.starts = [owners, kinds_at, occupied, contains, tests].map(|n| n as u16);
-        let sets = self.tests_at() + self.tests.0.len();
+        let sets = self.tests_at() + self.tests.len();
         self.sets = vec![0; sets * self.words as usize];
         self.tops.fill(EMPTY_TOP);
+        self.passed.clear();
+        if !self.tests.is_empty() {
+            self.passed = vec![0; self.stacks.len()];
+        }
         self.present.clear();
         if self.holding {
             self.present = vec![0; self.stacks.len()];
@@ -549,7 +560,7 @@ impl State {
                     .iter()
                     .any(|p| p.kind as usize == set - self.contains_at())
             } else {
-                stack_value(&self.tests.0[set - self.tests_at()], stack) != 0
+                self.tests.passes(set - self.tests_at(), stack)
             }
         };
         let tops_agree = (0..n).all(|cell| {
@@ -581,28 +592,75 @@ impl State {
 
     /// Brings the caches of one cell in line with its stack.
     fn refresh(&mut self, cell: usize) {
+        let fresh = self.fresh(cell);
+        self.apply(cell, fresh);
+    }
+
+    /// What the position keeps now about a cell's stack.
+    fn cached(&self, cell: usize) -> Cached {
+        let at = |v: &[u64]| v.get(cell).copied().unwrap_or(0);
+        Cached {
+            tests: at(&self.passed),
+            present: at(&self.present),
+            hash: at(&self.cell_hashes),
+            top: self.tops[cell],
+            height: self.heights.get(cell).copied().unwrap_or(0),
+        }
+    }
+
+    /// What the position should keep about a cell's stack as it is now.
+    fn fresh(&self, cell: usize) -> Cached {
+        let stack = &self.stacks[cell];
+        Cached {
+            tests: if self.passed.is_empty() {
+                0
+            } else {
+                self.tests.passed(stack)
+            },
+            present: if self.holding {
+                let kinds = stack.iter().filter(|p| p.kind < 64);
+                kinds.fold(0u64, |m, p| m | 1 << p.kind)
+            } else {
+                0
+            },
+            hash: if self.hashing {
+                stack_hash(cell, stack)
+            } else {
+                0
+            },
+            top: stack
+                .last()
+                .map_or(EMPTY_TOP, |p| (p.kind as u16) << 8 | p.owner as u16),
+            height: if self.by_height {
+                stack.len().min(u16::MAX as usize) as u16
+            } else {
+                0
+            },
+        }
+    }
+
+    /// Makes the caches say `new` of a cell: flips the cell's bit in every set whose
+    /// answer changes. Taking an edit back hands it what was kept before the edit, so
+    /// the stack is not looked at again.
+    fn apply(&mut self, cell: usize, new: Cached) {
         let w = self.words as usize;
         let (word, bit) = (cell / 64, 1u64 << (cell % 64));
-        let first_test = self.tests_at();
-        let stack = &self.stacks[cell];
         if self.hashing {
-            let new = stack_hash(cell, stack);
-            self.board_hash ^= self.cell_hashes[cell] ^ new;
-            self.cell_hashes[cell] = new;
+            self.board_hash ^= self.cell_hashes[cell] ^ new.hash;
+            self.cell_hashes[cell] = new.hash;
         }
-        for (i, test) in self.tests.0.iter().enumerate() {
-            let slot = &mut self.sets[(first_test + i) * w + word];
-            if stack_value(test, stack) != 0 {
-                *slot |= bit;
-            } else {
-                *slot &= !bit;
+        if !self.passed.is_empty() {
+            let first = self.tests_at();
+            let mut changed = self.passed[cell] ^ new.tests;
+            self.passed[cell] = new.tests;
+            while changed != 0 {
+                let test = changed.trailing_zeros() as usize;
+                changed &= changed - 1;
+                self.sets[(first + test) * w + word] ^= bit;
             }
         }
         if self.by_height {
-            let (old, new) = (
-                self.heights[cell] as usize,
-                stack.len().min(u16::MAX as usize),
-            );
+            let (old, new) = (self.heights[cell] as usize, new.height as usize);
             if old != new {
                 self.heights[cell] = new as u16;
                 if self.height_sets.len() < (new + 1) * w {
@@ -613,20 +671,16 @@ impl State {
             }
         }
         if self.holding {
-            let kinds = stack.iter().filter(|p| p.kind < 64);
-            let present = kinds.fold(0u64, |m, p| m | 1 << p.kind);
-            let mut changed = present ^ self.present[cell];
-            self.present[cell] = present;
+            let first = self.contains_at();
+            let mut changed = new.present ^ self.present[cell];
+            self.present[cell] = new.present;
             while changed != 0 {
                 let kind = changed.trailing_zeros() as usize;
                 changed &= changed - 1;
-                self.sets[(self.starts[3] as usize + kind) * w + word] ^= bit;
+                self.sets[(first + kind) * w + word] ^= bit;
             }
         }
-        let new = stack
-            .last()
-            .map_or(EMPTY_TOP, |p| (p.kind as u16) << 8 | p.owner as u16);
-        let old = self.tops[cell];
+        let (old, new) = (self.tops[cell], new.top);
         if new == old {
             return;
         }
@@ -714,50 +768,16 @@ fn stack_hash(cell: usize, stack: &[Piece]) -> u64 {
     })
 }
 
-/// The value of a stack test (a condition on one cell's stack, its cell in slot 0) for
-/// a stack: the few nodes such a test is made of (see `compile::sets`).
-pub fn stack_value(node: &Node, stack: &[Piece]) -> i64 {
-    let kind_count = |k: &Node| {
-        let k = stack_value(k, stack);
-        stack.iter().filter(|p| p.kind as i64 == k).count() as i64
-    };
-    match node {
-        Node::Const(v) => *v,
-        Node::Height(_) => stack.len() as i64,
-        Node::Empty(_) => stack.is_empty() as i64,
-        Node::Top(_) => stack.last().map_or(NONE, |p| p.kind as i64),
-        Node::Owner(_) => match stack.last() {
-            Some(p) if p.owner != NEUTRAL => p.owner as i64,
-            _ => NONE,
-        },
-        Node::Count(_, k) => kind_count(k),
-        Node::Has(_, k) => (kind_count(k) > 0) as i64,
-        Node::Not(x) => (stack_value(x, stack) == 0) as i64,
-        Node::Neg(x) => stack_value(x, stack).wrapping_neg(),
-        Node::Binary(op, a, b) => {
-            let x = stack_value(a, stack);
-            match op {
-                BinOp::And if x == 0 => 0,
-                BinOp::Or if x != 0 => 1,
-                _ => arith(*op, x, stack_value(b, stack)),
-            }
-        }
-        Node::If(c, t, f) => {
-            if stack_value(c, stack) != 0 {
-                stack_value(t, stack)
-            } else {
-                stack_value(f, stack)
-            }
-        }
-        other => unreachable!("not a stack test: {other:?}"),
-    }
-}
-
 /// One undo record. A stack's old pieces are kept in the journal's piece store, from
 /// `start` on, so that recording an edit allocates nothing.
 #[derive(Clone, Copy, Debug)]
 enum Undo {
-    Stack { cell: CellId, start: u32, len: u32 },
+    Stack {
+        cell: CellId,
+        start: u32,
+        len: u32,
+        cached: Cached,
+    },
     Var(usize, i64),
     Alive(u32),
     TurnOver(bool),
@@ -807,13 +827,18 @@ impl Journal {
     pub fn rollback(&mut self, state: &mut State, mark: usize) {
         while self.log.len() > mark {
             match self.log.pop() {
-                Some(Undo::Stack { cell, start, len }) => {
+                Some(Undo::Stack {
+                    cell,
+                    start,
+                    len,
+                    cached,
+                }) => {
                     let saved = &self.pieces[start as usize..(start + len) as usize];
                     let stack = &mut state.stacks[cell as usize];
                     stack.clear();
                     stack.extend_from_slice(saved);
                     self.pieces.truncate(start as usize);
-                    state.refresh(cell as usize);
+                    state.apply(cell as usize, cached);
                 }
                 Some(Undo::Var(i, v)) => state.vars[i] = v,
                 Some(Undo::Alive(a)) => state.alive = a,
@@ -836,6 +861,7 @@ impl Journal {
                 cell,
                 start: self.pieces.len() as u32,
                 len: old.len() as u32,
+                cached: state.cached(cell as usize),
             });
             self.pieces.extend_from_slice(old);
         }
@@ -851,6 +877,7 @@ impl Journal {
                     cell,
                     start: self.pieces.len() as u32,
                     len: old.len() as u32,
+                    cached: state.cached(cell as usize),
                 });
                 self.pieces.extend_from_slice(old);
             }
