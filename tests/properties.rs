@@ -452,14 +452,17 @@ fn drawn_plies_are_uniform_in_positions_of_every_shipped_game() {
 #[test]
 fn drawn_plies_are_uniform_in_positions_of_the_classic_games() {
     // One-part placements and moves (with Hex's swap as a second action), and Amazons'
-    // two-part plies, whose arrows are listed in the position each queen move leaves.
+    // two-part plies: the queen moves listed, the arrows drawn from slots (eight
+    // directions times the longest line) in the position each move leaves, most of them
+    // refused, in a middle game of some 400 plies and in smaller ones.
     // (game, parameters, take every nth position, most legal plies)
-    let games: [(&str, crate::common::Params, usize, usize); 7] = [
+    let games: [(&str, crate::common::Params, usize, usize); 8] = [
         ("tictactoe", &[], 1, 9),
         ("connect4", &[], 5, 7),
         ("breakthrough", &[], 7, 40),
         ("clobber", &[], 3, 40),
         ("hex", &[("size", "5"), ("swap", "true")], 1, 25),
+        ("amazons", &[], 1, 400),
         ("amazons", &[], 1, 120),
         ("amazons", &[], 1, 40),
     ];

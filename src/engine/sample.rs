@@ -10,7 +10,10 @@
 //!   left after the set pass) and a candidate is one element of each. Otherwise the
 //!   combinations of the first part's choices are listed, and for an action of several
 //!   parts each of them is played (and taken back) to list the second part's choices in
-//!   the position it leaves (a move, then what to take: every combination exact). When
+//!   the position it leaves (a move, then what to take: every combination exact), unless
+//!   the second part has at most as many slots (below) as the first part can have
+//!   combinations: then drawing into its slots plays fewer first parts than listing
+//!   would (an Amazons queen move, then its arrow). When
 //!   the last `in` choice listed is a set of cells with nothing left to test per element,
 //!   a combination of the others stands for as many candidates as that set has cells (a
 //!   popcount). Nothing in the head is padded or rejected for its filters and `where`s.
@@ -470,9 +473,15 @@ impl Game {
         }
         // A second part that may be skipped is left to slots: its candidates are few (an
         // optional extra) and every first-part combination is a ply without it, whereas
-        // listing it would play every first-part combination.
+        // listing it would play every first-part combination. So is a second part with
+        // no more slots than the first part has combinations (an Amazons arrow: at most
+        // eight directions times the longest line, after one of some eighty queen
+        // moves): the draws that fill its slots cost fewer plays of the first part, even
+        // if few slots hold a legal value, than listing it after every combination.
         let deepest = if action.parts.len() >= 2 && !action.parts[1].optional {
-            2
+            let first = self.part_slots(state, &action.parts[0], Some(0));
+            let second = self.part_slots(state, &action.parts[1], action.parts[0].edits);
+            if second <= first { 1 } else { 2 }
         } else {
             1
         };
@@ -523,6 +532,22 @@ impl Game {
             1,
             count.saturating_add(optional),
         )
+    }
+
+    /// How many slots the `in` choices of `part` get together, in a part that the
+    /// earlier parts' effects reach after changing at most `edits` cells.
+    fn part_slots(&self, state: &State, part: &Part, edits: Option<u32>) -> u64 {
+        let c = Ctx {
+            game: self,
+            state,
+            me: state.to_move,
+        };
+        part.choices
+            .iter()
+            .filter(|choice| matches!(choice, Choice::In { .. }))
+            .fold(1u64, |n, choice| {
+                n.saturating_mul(self.slots(&c, choice, edits))
+            })
     }
 
     /// How many slots an `in` choice over `d` gets in a part that the earlier parts'

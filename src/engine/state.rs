@@ -778,6 +778,16 @@ enum Undo {
         len: u32,
         cached: Cached,
     },
+    /// The top `len` pieces of `to` came from the top of `from` (see
+    /// [`Journal::transfer`]); the pieces as they were, stamps and all, are kept from
+    /// `start` on.
+    Transfer {
+        from: CellId,
+        to: CellId,
+        start: u32,
+        len: u32,
+        cached: [Cached; 2],
+    },
     Var(usize, i64),
     Alive(u32),
     TurnOver(bool),
@@ -840,6 +850,22 @@ impl Journal {
                     self.pieces.truncate(start as usize);
                     state.apply(cell as usize, cached);
                 }
+                Some(Undo::Transfer {
+                    from,
+                    to,
+                    start,
+                    len,
+                    cached,
+                }) => {
+                    let saved = &self.pieces[start as usize..(start + len) as usize];
+                    let (from, to) = (from as usize, to as usize);
+                    let keep = state.stacks[to].len() - len as usize;
+                    state.stacks[to].truncate(keep);
+                    state.stacks[from].extend_from_slice(saved);
+                    self.pieces.truncate(start as usize);
+                    state.apply(from, cached[0]);
+                    state.apply(to, cached[1]);
+                }
                 Some(Undo::Var(i, v)) => state.vars[i] = v,
                 Some(Undo::Alive(a)) => state.alive = a,
                 Some(Undo::TurnOver(t)) => state.turn_over = t,
@@ -868,19 +894,20 @@ impl Journal {
         state.edit_stack(cell, f)
     }
 
-    /// [`State::transfer`], remembering both stacks.
+    /// [`State::transfer`], remembering how to take it back: only the pieces that move
+    /// are kept, not the two stacks.
     pub fn transfer(&mut self, state: &mut State, from: CellId, to: CellId, count: usize) {
         if self.on {
-            for cell in [from, to] {
-                let old = &state.stacks[cell as usize];
-                self.log.push(Undo::Stack {
-                    cell,
-                    start: self.pieces.len() as u32,
-                    len: old.len() as u32,
-                    cached: state.cached(cell as usize),
-                });
-                self.pieces.extend_from_slice(old);
-            }
+            let source = &state.stacks[from as usize];
+            let moving = &source[source.len().saturating_sub(count)..];
+            self.log.push(Undo::Transfer {
+                from,
+                to,
+                start: self.pieces.len() as u32,
+                len: moving.len() as u32,
+                cached: [state.cached(from as usize), state.cached(to as usize)],
+            });
+            self.pieces.extend_from_slice(moving);
         }
         state.transfer(from, to, count);
     }
