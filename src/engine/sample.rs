@@ -13,7 +13,7 @@
 //!   the position it leaves (a move, then what to take: every combination exact), unless
 //!   the second part has at most as many slots (below) as the first part can have
 //!   combinations: then drawing into its slots plays fewer first parts than listing
-//!   would (an Amazons queen move, then its arrow). When
+//!   would (a piece's move, then a shot from where it landed). When
 //!   the last `in` choice listed is a set of cells with nothing left to test per element,
 //!   a combination of the others stands for as many candidates as that set has cells (a
 //!   popcount). Nothing in the head is padded or rejected for its filters and `where`s.
@@ -474,9 +474,9 @@ impl Game {
         // A second part that may be skipped is left to slots: its candidates are few (an
         // optional extra) and every first-part combination is a ply without it, whereas
         // listing it would play every first-part combination. So is a second part with
-        // no more slots than the first part has combinations (an Amazons arrow: at most
-        // eight directions times the longest line, after one of some eighty queen
-        // moves): the draws that fill its slots cost fewer plays of the first part, even
+        // no more slots than the first part has combinations (a shot along any of eight
+        // lines after one of some eighty long moves: at most eight directions times the
+        // longest line): the draws that fill its slots cost fewer plays of the first part, even
         // if few slots hold a legal value, than listing it after every combination.
         let deepest = if action.parts.len() >= 2 && !action.parts[1].optional {
             let first = self.part_slots(state, &action.parts[0], Some(0));

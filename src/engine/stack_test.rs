@@ -1,5 +1,5 @@
 //! Stack tests: conditions on one cell's stack alone (such as `height(x) == 1` or
-//! `pieces(x, stone) >= 1`) that filters over cells ask, and whose cells the position
+//! `pieces(x, k) >= 1`) that filters over cells ask, and whose cells the position
 //! keeps as sets (see `compile::sets` and [`State`](super::state::State)).
 //!
 //! A position works every test out again for each stack it edits, so the tests are kept

@@ -61,7 +61,7 @@ pub fn effects(game: &Game, before: &State, after: &State) -> Vec<String> {
     said
 }
 
-/// A kind's name for several pieces: `checkers`, `boxes`.
+/// A kind's name for several pieces: `tokens`, `boxes`.
 fn plural(kind: &str) -> String {
     if ["s", "x", "z", "ch", "sh"]
         .iter()
