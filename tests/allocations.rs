@@ -48,9 +48,7 @@ fn allocations() -> u64 {
 
 #[test]
 fn random_plies_allocate_nothing() {
-    // Reversi is left out: most empty squares are not moves, so drawing often gives up and
-    // lists the legal plies (about one ply in two allocates that list).
-    let games: [(&str, crate::common::Params); 17] = [
+    let games: [(&str, crate::common::Params); 18] = [
         ("amazons", &[]),
         ("bounce", &[]),
         ("breakthrough", &[]),
@@ -60,6 +58,7 @@ fn random_plies_allocate_nothing() {
         ("go", &[]),
         ("hex", &[]),
         ("hex", &[("swap", "true")]),
+        ("reversi", &[]),
         ("tictactoe", &[]),
         ("morris", &[]),
         ("staqs", &[]),

@@ -36,7 +36,7 @@ use std::cell::RefCell;
 use rand::{Rng, RngExt};
 use smallvec::SmallVec;
 
-use super::cellset::{self, WORDS};
+use super::cellset::{self, Members, WORDS};
 use super::eval::{cells_into, domain, eval, exec, with_cells};
 use super::game::{Game, Ply, Probe};
 use super::natives::{Ctx, Elems, Mut};
@@ -635,16 +635,32 @@ fn known(
     locals: &mut Frame,
     scratch: &mut Numbered,
 ) -> Factor {
-    if let (Domain::Cells(set), None) = (d, filter) {
-        let at = scratch.sets.len() as u32;
-        let count = with_cells(set, c, locals, |s, _| {
-            scratch.sets.extend_from_slice(s);
-            cellset::count(s)
+    if let Domain::Cells(set) = d {
+        return with_cells(set, c, locals, |s, locals| match filter {
+            None => {
+                let at = scratch.sets.len() as u32;
+                scratch.sets.extend_from_slice(s);
+                Factor::Set {
+                    at,
+                    count: cellset::count(s) as u32,
+                }
+            }
+            // The cells are walked in the set, not listed first: a set may hold more
+            // cells than a list keeps inline.
+            Some(f) => {
+                let at = scratch.elements.len() as u32;
+                for cell in Members::of(s) {
+                    locals[slot as usize] = cell as i64;
+                    if eval(f, c, locals) != 0 {
+                        scratch.elements.push(cell as i64);
+                    }
+                }
+                Factor::List {
+                    at,
+                    count: scratch.elements.len() as u32 - at,
+                }
+            }
         });
-        return Factor::Set {
-            at,
-            count: count as u32,
-        };
     }
     let at = scratch.elements.len() as u32;
     let mut elems = Elems::new();
