@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::engine::natives::{self, Entry, Native, NativeFn};
 use crate::engine::program::{Aggregate, Domain, Most, NativeSet, Node, Op, SetExpr};
 use crate::lang::ast::{AggOp, BinOp, Expr, ExprKind, Name, Span, Stmt, UnOp};
+use crate::lang::parser::MAX_NESTING;
 use crate::lang::types::Type;
 
 use super::LangError;
@@ -56,6 +57,10 @@ pub struct Scope<'a> {
     /// and how many calls were expanded in all (a bound on what nested calls can make).
     calling: Vec<String>,
     expanded: usize,
+    /// How deep the expression being checked nests here, function bodies expanded into
+    /// it included: the parser bounds each expression, but a chain of functions calling
+    /// functions nests them all into one.
+    nesting: usize,
 }
 
 fn describe(params: &[Type]) -> String {
@@ -81,6 +86,7 @@ impl<'a> Scope<'a> {
             frame: 0,
             calling: Vec::new(),
             expanded: 0,
+            nesting: 0,
         }
     }
 
@@ -164,6 +170,29 @@ impl<'a> Scope<'a> {
 
     /// Compiles an expression and infers its type.
     pub fn expr(&mut self, e: &Expr) -> Result<(Node, Type), LangError> {
+        self.nest(e.span)?;
+        let checked = self.expr_here(e);
+        self.nesting -= 1;
+        checked
+    }
+
+    /// One level deeper, refused past [`MAX_NESTING`]: every later stage recurses over
+    /// the compiled nodes as deep as this goes.
+    fn nest(&mut self, span: Span) -> Result<(), LangError> {
+        if self.nesting >= MAX_NESTING {
+            return Err(LangError::new(
+                span,
+                format!(
+                    "this expression nests too deeply once its function calls are expanded: more than {MAX_NESTING} levels"
+                ),
+            )
+            .help("work inner parts out with `let` bindings, or call fewer functions inside one another"));
+        }
+        self.nesting += 1;
+        Ok(())
+    }
+
+    fn expr_here(&mut self, e: &Expr) -> Result<(Node, Type), LangError> {
         Ok(match &e.kind {
             ExprKind::Int(i) => (Node::Const(*i), Type::Int),
             ExprKind::Bool(b) => (Node::Const(*b as i64), Type::Bool),
@@ -653,6 +682,13 @@ impl<'a> Scope<'a> {
     }
 
     fn statement(&mut self, s: &Stmt) -> Result<Op, LangError> {
+        self.nest(s.span())?;
+        let checked = self.statement_here(s);
+        self.nesting -= 1;
+        checked
+    }
+
+    fn statement_here(&mut self, s: &Stmt) -> Result<Op, LangError> {
         Ok(match s {
             Stmt::If(c, t, f) => {
                 let c = self.expect(c, Type::Bool)?;

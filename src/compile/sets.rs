@@ -20,7 +20,7 @@ use crate::engine::game::Game;
 use crate::engine::natives;
 use crate::engine::program::{Choice, Domain, Node, Op, SetBound, SetExpr};
 use crate::engine::state::StackTests;
-use crate::lang::ast::{AggOp, BinOp};
+use crate::lang::ast::{AggOp, BinOp, balanced};
 
 /// Rewrites every filter of `game` into set algebra where it can, and gives the initial
 /// position the stack tests this found.
@@ -327,9 +327,9 @@ impl Pass<'_> {
             }
         }
         *domain = Domain::Cells(set);
-        *filter = rest
-            .into_iter()
-            .reduce(|a, b| Node::Binary(BinOp::And, Box::new(a), Box::new(b)));
+        *filter = balanced(rest, &|a, b| {
+            Node::Binary(BinOp::And, Box::new(a), Box::new(b))
+        });
     }
 
     /// The set of cells for which `node` holds, with the cell bound to `x`, if it is of a
