@@ -32,4 +32,5 @@ mod traces_morris;
 mod traces_splut;
 mod traces_vlkno_sight;
 mod transcripts;
+mod vars;
 mod vlkno;

@@ -129,7 +129,7 @@ impl Pass<'_> {
                     self.ops(body);
                 }
                 Op::Let(_, n) | Op::SetVar(_, n) => self.node(n),
-                Op::SetPlayerVar(_, p, v) => {
+                Op::SetVarAt(_, p, v) => {
                     self.node(p);
                     self.node(v);
                 }
@@ -148,7 +148,7 @@ impl Pass<'_> {
         match node {
             Node::Const(_) | Node::Local(_) | Node::Var(_) | Node::Me => {}
             Node::Repetitions | Node::BoardRepeated => self.history = true,
-            Node::PlayerVar(_, x)
+            Node::VarAt(_, x)
             | Node::Not(x)
             | Node::Neg(x)
             | Node::Owner(x)
@@ -157,7 +157,11 @@ impl Pass<'_> {
             | Node::Height(x)
             | Node::File(x)
             | Node::Rank(x) => self.node(x),
-            Node::Binary(_, a, b) | Node::Count(a, b) | Node::Has(a, b) | Node::Step(a, b) => {
+            Node::Binary(_, a, b)
+            | Node::Pair(_, a, b)
+            | Node::Count(a, b)
+            | Node::Has(a, b)
+            | Node::Step(a, b) => {
                 self.node(a);
                 self.node(b);
             }
@@ -494,7 +498,7 @@ fn edits(ops: &[Op]) -> Option<u32> {
             Op::Effect(_, _, name) => natives::cells_edited(name)?,
             Op::If(_, t, f) => edits(t)?.max(edits(f)?),
             Op::For { .. } => return None,
-            Op::Let(..) | Op::SetVar(..) | Op::SetPlayerVar(..) => 0,
+            Op::Let(..) | Op::SetVar(..) | Op::SetVarAt(..) => 0,
         };
     }
     Some(total)
@@ -512,7 +516,7 @@ fn substitute(node: &mut Node, slot: u16, value: &Node) {
         | Node::Me
         | Node::Repetitions
         | Node::BoardRepeated => {}
-        Node::PlayerVar(_, x)
+        Node::VarAt(_, x)
         | Node::Not(x)
         | Node::Neg(x)
         | Node::Owner(x)
@@ -522,6 +526,7 @@ fn substitute(node: &mut Node, slot: u16, value: &Node) {
         | Node::File(x)
         | Node::Rank(x) => sub(x),
         Node::Binary(_, a, b)
+        | Node::Pair(_, a, b)
         | Node::Count(a, b)
         | Node::Has(a, b)
         | Node::Step(a, b)

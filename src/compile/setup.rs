@@ -74,9 +74,112 @@ impl Compiler<'_> {
         Ok(kinds)
     }
 
+    /// A variable of `[vars]`: its initial values, one per slot (see [`Per`]), its type,
+    /// and what it holds a value for.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn variable(
+        &self,
+        table: VarTable,
+        spec: &Spanned<VarSpec>,
+        env: &ConstEnv,
+        names: &Names,
+        seats: &[(String, Range<usize>)],
+        players: &[String],
+        kinds: usize,
+    ) -> Result<(Vec<i64>, Type, Per), Box<Diagnostic>> {
+        let (init, init_span, per) = match spec.get_ref() {
+            VarSpec::Value(v) => (&VarInit::Value(v.clone()), spec.span(), None),
+            VarSpec::Table { init, per } => (init.get_ref(), init.span(), per.as_ref()),
+        };
+        let by_kind = match per {
+            None => false,
+            Some(p) if p.get_ref() == "kind" => true,
+            Some(p) => {
+                return Err(self.at(
+                    p.span(),
+                    format!("a variable cannot be per `{}`", printable(p.get_ref())),
+                    "expected \"kind\": one value per piece kind (per player and kind under [vars.player])",
+                ));
+            }
+        };
+        let per = match (table, by_kind) {
+            (VarTable::Player, false) => Per::Player,
+            (VarTable::Player, true) => Per::PlayerKind,
+            (_, false) => Per::Game,
+            (_, true) => Per::Kind,
+        };
+        // The value of each present seat, in seat order; one value for every seat but
+        // for a table by seat.
+        let (values, ty) = match init {
+            VarInit::Value(v) => {
+                let (value, ty) = self.var_init(v, init_span, env, names)?;
+                (vec![value; players.len()], ty)
+            }
+            VarInit::BySeat(by_seat) => {
+                if table != VarTable::Player {
+                    return Err(self.at(
+                        init_span,
+                        "only a variable of [vars.player] can start with a value per seat",
+                        "expected one initial value",
+                    ));
+                }
+                let mut ty = None;
+                let mut typed = BTreeMap::new();
+                for (seat, value) in by_seat {
+                    if !seats.iter().any(|(s, _)| s == seat) {
+                        let all: Vec<&str> = seats.iter().map(|(s, _)| s.as_str()).collect();
+                        return Err(self
+                            .at(
+                                value.span(),
+                                format!("`{}` is not a seat of this game", printable(seat)),
+                                "an initial value per seat is given for each seat's name",
+                            )
+                            .with_help_box(&format!("seats: {}", all.join(", "))));
+                    }
+                    let (v, t) = self.var_init(value.get_ref(), value.span(), env, names)?;
+                    match ty {
+                        Some(first) if first != t => {
+                            return Err(self.at(
+                                value.span(),
+                                format!("expected {first}, as for the seats before, found {t}"),
+                                "every seat's initial value has one type",
+                            ));
+                        }
+                        _ => ty = Some(t),
+                    }
+                    typed.insert(seat.as_str(), v);
+                }
+                let missing: Vec<&str> = seats
+                    .iter()
+                    .map(|(s, _)| s.as_str())
+                    .filter(|s| !typed.contains_key(s))
+                    .collect();
+                let Some(ty) = ty.filter(|_| missing.is_empty()) else {
+                    return Err(self.at(
+                        init_span,
+                        format!("no initial value for {}", missing.join(", ")),
+                        "a table by seat gives every seat of the file a value",
+                    ));
+                };
+                (players.iter().map(|p| typed[p.as_str()]).collect(), ty)
+            }
+        };
+        let inits = match per {
+            Per::Game => vec![values.first().copied().unwrap_or_default()],
+            Per::Kind => vec![values.first().copied().unwrap_or_default(); kinds],
+            Per::Player => values,
+            Per::PlayerKind => values
+                .iter()
+                .flat_map(|&v| std::iter::repeat_n(v, kinds))
+                .collect(),
+        };
+        Ok((inits, ty, per))
+    }
+
     pub(super) fn var_init(
         &self,
-        v: &Spanned<toml::Value>,
+        v: &toml::Value,
+        span: Range<usize>,
         env: &ConstEnv,
         names: &Names,
     ) -> Result<(i64, Type), Box<Diagnostic>> {
@@ -87,7 +190,7 @@ impl Compiler<'_> {
             "direction" => Some(Type::Dir),
             _ => None,
         };
-        match v.get_ref() {
+        match v {
             toml::Value::Integer(i) => Ok((*i, Type::Int)),
             toml::Value::Boolean(b) => Ok((*b as i64, Type::Bool)),
             toml::Value::String(s) => match s.split_whitespace().collect::<Vec<_>>()[..] {
@@ -98,19 +201,19 @@ impl Compiler<'_> {
                     match names.map.get(value) {
                         Some(Named::Const(v, t)) if *t == want => Ok((*v, want)),
                         _ => Err(self.at(
-                            v.span(),
+                            span.clone(),
                             format!("`{value}` is not {want} of this game"),
                             format!("expected `{ty} NAME`"),
                         )),
                     }
                 }
                 _ => {
-                    let code = Spanned::new(v.span(), s.clone());
+                    let code = Spanned::new(span.clone(), s.clone());
                     let c = self.constant(&code, env)?;
                     Ok((c.raw(), if matches!(c, Const::Int(_)) { Type::Int } else { Type::Bool }))
                 }
             },
-            _ => Err(self.at(v.span(), "a variable starts as a number, true/false, an expression over the parameters, one of \"cell\", \"player\", \"kind\", \"direction\" (starting as none), or one of them with a name (\"cell e1\")", "unexpected value")),
+            _ => Err(self.at(span.clone(), "a variable starts as a number, true/false, an expression over the parameters, one of \"cell\", \"player\", \"kind\", \"direction\" (starting as none), or one of them with a name (\"cell e1\")", "unexpected value")),
         }
     }
 

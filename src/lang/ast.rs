@@ -175,9 +175,10 @@ pub enum Stmt {
         body: Vec<Stmt>,
     },
     Let(Name, Expr),
+    /// `x = v`, or `supply(me) = v`, `hand(me, k) = v` for a variable per player or kind.
     Assign {
         target: Name,
-        index: Option<Expr>,
+        indices: Vec<Expr>,
         value: Expr,
     },
     Call(Name, Vec<Expr>, Span),

@@ -407,19 +407,13 @@ fn build_stmt(pair: Pair<Rule>) -> Built<Stmt> {
             let (value, mut height) = build_expr(inner.pop().expect("value"))?;
             let mut it = inner.into_iter();
             let target = name(it.next().expect("target"));
-            let index = match it.next() {
-                Some(p) => {
-                    let (e, h) = build_expr(p)?;
-                    height = height.max(h);
-                    Some(e)
-                }
-                None => None,
-            };
+            let (indices, h) = build_all(it)?;
             let stmt = Stmt::Assign {
                 target,
-                index,
+                indices,
                 value,
             };
+            height = height.max(h);
             (stmt, height)
         }
         Rule::call => {
