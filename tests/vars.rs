@@ -133,6 +133,29 @@ fn a_hand_per_player_and_kind_starts_per_seat_and_is_read_and_set_by_kind() {
 }
 
 #[test]
+fn a_variable_per_kind_may_start_per_kind_and_kinds_left_out_start_at_zero_or_none() {
+    let vars = r#"
+[vars.global]
+worth = { init = { rook = 5 }, per = "kind" }
+promotes = { init = { pawn = "kind rook" }, per = "kind" }
+
+[vars.player]
+hand = { init = { pawn = 2 }, per = "kind" }
+"#;
+    let g = game(&small(vars, PUT));
+    let s = g.start();
+    let values = |name: &str| {
+        let v = g.vars.iter().find(|v| v.name == name).unwrap();
+        let n = v.per.slots(g.players.len(), g.kinds.len());
+        s.vars[v.slot as usize..v.slot as usize + n].to_vec()
+    };
+    // Kinds in the order of their names: pawn, rook.
+    assert_eq!(values("worth"), [0, 5]);
+    assert_eq!(values("promotes"), [1, -1]);
+    assert_eq!(values("hand"), [2, 0, 2, 0]);
+}
+
+#[test]
 fn a_variable_per_kind_can_be_a_turn_variable_reset_every_turn() {
     let vars = r#"
 [vars.turn]
@@ -201,12 +224,22 @@ fn misused_variables_per_kind_and_per_seat_are_refused_where_they_are_written() 
         (
             "[vars.global]\ndropped = { init = { black = 1, white = 0 } }",
             PUT.to_string(),
-            "only a variable of [vars.player] can start with a value per seat",
+            "only a variable per player or per kind can start with a table of values",
         ),
         (
             "[vars.player]\nhand = { init = { black = 1, whit = 0 } }",
             PUT.to_string(),
-            "`whit` is not a seat of this game",
+            "`whit` is not one of the seats of this game",
+        ),
+        (
+            "[vars.player]\nsupply = { init = { pawn = 1 } }",
+            PUT.to_string(),
+            "`pawn` is not one of the seats of this game",
+        ),
+        (
+            "[vars.global]\nworth = { init = { black = 1 }, per = \"kind\" }",
+            PUT.to_string(),
+            "`black` is not one of the piece kinds of this game",
         ),
         (
             "[vars.player]\nhand = { init = { black = 1 } }",
@@ -216,7 +249,7 @@ fn misused_variables_per_kind_and_per_seat_are_refused_where_they_are_written() 
         (
             "[vars.player]\nhand = { init = { black = 1, white = true } }",
             PUT.to_string(),
-            "expected a number, as for the seats before, found a condition",
+            "expected a number, as for the entries before, found a condition",
         ),
         (
             "[vars.player]\nhand = { init = 0, per = \"kind\", reset = true }",

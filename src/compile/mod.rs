@@ -27,7 +27,7 @@ use crate::engine::program::{
     Action, Choice, EndResult, EndRule, Node, NotationCase, NotationPiece, Part, Phase, Repeat,
     Standalone, Stuck,
 };
-use crate::engine::state::{NEUTRAL, Piece, State};
+use crate::engine::state::{NEUTRAL, NONE, Piece, State};
 use crate::lang::ast::{Binding, Expr, Name, Span};
 use crate::lang::parser;
 use crate::lang::types::Type;
@@ -362,7 +362,7 @@ impl Compiler<'_> {
             }
             for (name, v) in specs {
                 let (inits, ty, per) =
-                    self.variable(table, v, &env, &names, &seat_names, &players, kinds.len())?;
+                    self.variable(table, v, &env, &names, &seat_names, &players, &kinds)?;
                 let slot = u16::try_from(vars.len())
                     .ok()
                     .filter(|s| usize::from(*s) + inits.len() <= usize::from(u16::MAX))

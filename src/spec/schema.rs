@@ -149,12 +149,12 @@ pub enum VarSpec {
     },
 }
 
-/// A variable's `init`: one value for every seat, or a table by seat
-/// (`{ black = 3, white = 0 }`).
+/// A variable's `init`: one value for every seat and kind, or a table by seat
+/// (`{ black = 3, white = 0 }`) or, for a variable per kind, by kind.
 #[derive(Debug)]
 pub enum VarInit {
     Value(toml::Value),
-    BySeat(BTreeMap<String, Spanned<toml::Value>>),
+    Table(BTreeMap<String, Spanned<toml::Value>>),
 }
 
 /// Reads a TOML value that is either a plain value or a table, keeping the spans of the
@@ -233,11 +233,11 @@ impl FromTable for VarInit {
         VarInit::Value(value)
     }
     fn from_table<'de, A: serde::de::MapAccess<'de>>(mut table: A) -> Result<Self, A::Error> {
-        let mut by_seat = BTreeMap::new();
-        while let Some((seat, value)) = table.next_entry()? {
-            by_seat.insert(seat, value);
+        let mut entries = BTreeMap::new();
+        while let Some((name, value)) = table.next_entry()? {
+            entries.insert(name, value);
         }
-        Ok(VarInit::BySeat(by_seat))
+        Ok(VarInit::Table(entries))
     }
 }
 
