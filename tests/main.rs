@@ -18,6 +18,7 @@ mod fuzz;
 mod go;
 mod hooks;
 mod invariants;
+mod minidrop;
 mod play;
 mod positions;
 mod properties;
