@@ -35,6 +35,22 @@ const GAMES: [&str; 15] = [
     "go",
 ];
 
+/// Test game files mutated with the shipped ones, for what those do not use (variables per
+/// kind and their tables of initial values).
+const TEST_GAMES: [&str; 1] = ["tests/games/minidrop.toml"];
+
+/// The path of the `i`th file to mutate: the shipped games, then the test games.
+fn mutated_path(i: usize) -> String {
+    match GAMES.get(i) {
+        Some(name) => common::game_path(name),
+        None => format!(
+            "{}/{}",
+            env!("CARGO_MANIFEST_DIR"),
+            TEST_GAMES[i - GAMES.len()]
+        ),
+    }
+}
+
 /// Characters that matter to TOML and to the expression language.
 const ALPHABET: &[char] = &[
     '(', ')', '[', ']', '{', '}', '\'', '"', '=', ',', '.', ';', ':', '+', '-', '*', '/', '%', '<',
@@ -129,14 +145,15 @@ proptest! {
 
     #[test]
     fn mutated_game_files_give_a_diagnostic_or_a_game_never_a_panic(
-        game in 0..GAMES.len(),
+        game in 0..GAMES.len() + TEST_GAMES.len(),
         edits in prop::collection::vec(edit(), 1..6),
         seed in any::<u64>(),
     ) {
-        let original = std::fs::read_to_string(common::game_path(GAMES[game])).unwrap();
+        let path = mutated_path(game);
+        let original = std::fs::read_to_string(&path).unwrap();
         let text = apply(&original, &edits);
         let outcome = catch_unwind(AssertUnwindSafe(|| load_and_play(text.clone(), seed)));
-        prop_assert!(outcome.is_ok(), "panicked on {} after {edits:?}:\n{text}", GAMES[game]);
+        prop_assert!(outcome.is_ok(), "panicked on {path} after {edits:?}:\n{text}");
     }
 
     #[test]
@@ -261,38 +278,134 @@ fn bounce_scored(score: &str) -> String {
     format!("{}score = '{score}'{}", &text[..start], &text[end..])
 }
 
+/// Bounce with its move's `check` and `effect` replaced.
+fn bounce_move(check: &str, effect: &str) -> String {
+    let text = std::fs::read_to_string(common::game_path("bounce")).unwrap();
+    let text = text.replacen(
+        "check = 'group_size(to) > before'",
+        &format!("check = '{check}'"),
+        1,
+    );
+    text.replacen(
+        "effect = 'move(from, to)'",
+        &format!("effect = '{effect}'"),
+        1,
+    )
+}
+
+/// Compiles a game file's text, then lists the plies and scores the start, on this test
+/// thread (a 2 MiB stack): what a game file's expressions go through.
+fn compile_and_play(text: String) -> Result<(), String> {
+    let source = spec::parse("deep.toml", text).map_err(|d| d.to_string())?;
+    let game = compile::compile(&source, &[]).map_err(|d| d.to_string())?;
+    let start = game.start();
+    let _ = game.legal_plies(&start);
+    let _ = game.evaluate(&start, 0);
+    Ok(())
+}
+
 #[test]
-fn expressions_as_deep_as_the_limit_allows_load_and_evaluate() {
-    let n = rulebook::lang::parser::MAX_OPERATORS;
-    let nested = n / 2 - 2;
+fn expressions_nested_as_deep_as_the_limit_load_and_evaluate_on_a_test_thread() {
+    let n = rulebook::lang::parser::MAX_NESTING;
+    let nested = |open: &str, inner: &str, close: &str, times: usize| {
+        format!("{}{inner}{}", open.repeat(times), close.repeat(times))
+    };
     for score in [
-        format!("{}1", "-".repeat(n - 2)),
-        format!("{}1{}", "(".repeat(nested), ")".repeat(nested)),
-        vec!["1"; n - 2].join("+"),
-        format!(
-            "if {}true{} then 1 else 0",
-            "!(".repeat(nested / 2),
-            ")".repeat(nested / 2)
+        format!("{}group_size(a1)", "-".repeat(n - 8)),
+        nested("(", "groups(me)", ")", n - 8),
+        nested("1 + (", "groups(me)", ")", n - 8),
+        nested("abs(", "groups(me)", ")", n - 8),
+        nested("if groups(me) > 1 then 1 else ", "groups(me)", "", n - 8),
+        nested(
+            "max(x in cells where x == a1: ",
+            "groups(me)",
+            ")",
+            n / 2 - 8,
         ),
     ] {
-        let source = spec::parse("deep.toml", bounce_scored(&score)).unwrap();
-        let game = compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"));
-        let _ = game.evaluate(&game.start(), 0);
+        compile_and_play(bounce_scored(&score)).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let deep_check = nested("!(", "group_size(to) > before", ")", n - 8);
+    let deep_effect = nested("if !empty(from) { ", "move(from, to)", " }", n / 2 - 8);
+    compile_and_play(bounce_move(&deep_check, &deep_effect)).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn long_flat_expressions_of_thousands_of_operators_are_accepted() {
+    // A chain of one operator is a balanced tree: thousands of terms nest a dozen deep.
+    let terms = 5_000;
+    let check = (0..terms)
+        .map(|i| format!("group_size(to) > before - {}", i % 3))
+        .collect::<Vec<_>>()
+        .join(" && ");
+    compile_and_play(bounce_move(&check, "move(from, to)")).unwrap_or_else(|e| panic!("{e}"));
+    let sum = vec!["group_size(a1)"; terms].join(" + ");
+    compile_and_play(bounce_scored(&sum)).unwrap_or_else(|e| panic!("{e}"));
+    let any = (0..terms)
+        .map(|i| format!("to == {}", ["a1", "b2", "c3", "d4"][i % 4]))
+        .collect::<Vec<_>>()
+        .join(" || ");
+    let filter = format!("to in cells where empty(to) && !({any})");
+    let text = bounce_move("group_size(to) > before", "move(from, to)").replacen(
+        "'to in cells where empty(to)'",
+        &format!("'{filter}'"),
+        1,
+    );
+    compile_and_play(text).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn an_expression_nested_past_the_limit_is_refused_with_a_located_diagnostic() {
+    let n = rulebook::lang::parser::MAX_NESTING;
+    let deep = 20_000;
+    let nested = |open: &str, inner: &str, close: &str, times: usize| {
+        format!("{}{inner}{}", open.repeat(times), close.repeat(times))
+    };
+    let texts = [
+        bounce_scored(&format!("{}1", "-".repeat(deep))),
+        bounce_scored(&format!("{}1", "! ".repeat(deep))),
+        bounce_scored(&nested("(", "1", ")", deep)),
+        bounce_scored(&nested("[", "1", "]", deep)),
+        bounce_scored(&nested("abs(", "1", ")", n + 1)),
+        bounce_scored(&nested("1 + (", "1", ")", n + 1)),
+        bounce_scored(&nested("if true then 1 else ", "1", "", deep)),
+        bounce_scored(&format!("{}1", "1 - 2 * ".repeat(n))),
+        bounce_move("true", &nested("if true { ", "move(from, to)", " }", deep)),
+        bounce_move(
+            "true",
+            &format!("{}{{ move(from, to) }}", "if true { } else ".repeat(deep)),
+        ),
+    ];
+    for text in texts {
+        let error = compile_and_play(text).expect_err("nested too deeply");
+        assert!(error.contains("deep.toml:"), "{error}");
+        assert!(error.contains('^'), "{error}");
+        assert!(error.contains("nests too deeply"), "{error}");
     }
 }
 
 #[test]
-fn an_expression_past_the_limit_is_refused_with_a_located_diagnostic() {
-    let n = rulebook::lang::parser::MAX_OPERATORS;
-    for score in [
-        format!("{}1", "-".repeat(20_000)),
-        vec!["1"; n + 5].join(" + "),
-    ] {
-        let source = spec::parse("deep.toml", bounce_scored(&score)).unwrap();
-        let error = compile::compile(&source, &[])
-            .expect_err("too complex")
-            .to_string();
-        assert!(error.contains("deep.toml:"), "{error}");
-        assert!(error.contains("this expression is too complex"), "{error}");
+fn functions_calling_functions_are_bounded_once_expanded() {
+    // Each body nests 100 deep and calls the next: every one is within the limit, but
+    // expanded into one expression they are not.
+    let chain = 10;
+    let mut text = bounce_scored(&format!("deeper{}(groups(me))", chain - 1));
+    for i in 0..chain {
+        let inner = if i > 0 {
+            format!("deeper{}(x)", i - 1)
+        } else {
+            "x".to_string()
+        };
+        text.push_str(&format!(
+            "\n[functions.deeper{i}]\nparams = [\"x: number\"]\nvalue = '{}{inner}{}'\n",
+            "abs(".repeat(100),
+            ")".repeat(100)
+        ));
     }
+    let error = compile_and_play(text).expect_err("nested too deeply once expanded");
+    assert!(error.contains("deep.toml:"), "{error}");
+    assert!(
+        error.contains("once its function calls are expanded"),
+        "{error}"
+    );
 }

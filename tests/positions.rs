@@ -11,8 +11,9 @@ use rulebook::render::board::render;
 use rulebook::{compile, spec};
 
 /// Numbers built from each construct that binds local slots: aggregates of every kind,
-/// nested aggregates, a collection from a native, and `first`/`last`, which give cells.
-const NUMBERS: [&str; 8] = [
+/// nested aggregates, a collection from a native, and `first`/`last`, which give cells;
+/// and variables per kind and per player and kind, over `kinds` and read for `none`.
+const NUMBERS: [&str; 10] = [
     "count(c in cells where owner(c) == me)",
     "sum(c in cells where !empty(c): count(d in adjacent(c) where empty(d)))",
     "max(c in cells: if owner(c) == me then height(c) else 0)",
@@ -21,6 +22,8 @@ const NUMBERS: [&str; 8] = [
     "if last(c in cells where owner(c) == me) == none then 2 else 3",
     "count(c in cells where any(d in adjacent(c): owner(d) == me) && all(d in adjacent(c): height(d) < 5))",
     "max(c in cells where owner(c) == me: group_size(c))",
+    "sum(k in kinds: held(me, k) + seen(k))",
+    "held(owner(first(c in cells where empty(c))), top(a1)) + seen(top(last(c in cells)))",
 ];
 
 /// Conditions: each number compared, so every construct also stands where a condition must.
@@ -69,6 +72,10 @@ symbol = {{ a = "A", b = "B" }}
 
 [vars.global]
 tally = 0
+seen = {{ init = 0, per = "kind" }}
+
+[vars.player]
+held = {{ init = {{ a = 1, b = 2 }}, per = "kind" }}
 
 [turns]
 plies = '{plies}'
@@ -85,7 +92,7 @@ when = 'true'
 name = "place"
 phase = "placing"
 choose = ['at in cells where empty(at)', 'where {filter}']
-effect = 'place(at, p, me); tally = {var}'
+effect = 'place(at, p, me); tally = {var}; held(me, p) = held(me, p) + 1; seen(top(at)) = seen(top(at)) + 1'
 check = '{check}'
 notation = '{{at}}'
 
@@ -308,7 +315,14 @@ impl ExprGen {
             0 => self.pick(5).to_string(),
             1 => "plies".to_string(),
             2 => "tally".to_string(),
-            3 => format!("height({})", self.cell(depth.saturating_sub(1))),
+            3 => {
+                let cell = self.cell(depth.saturating_sub(1));
+                match self.pick(3) {
+                    0 => format!("height({cell})"),
+                    1 => format!("held(owner({cell}), top({cell}))"),
+                    _ => format!("seen(top({cell}))"),
+                }
+            }
             4 => {
                 let ops = ["+", "-", "*", "/", "%"];
                 let op = ops[self.pick(ops.len())];

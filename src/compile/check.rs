@@ -5,9 +5,11 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::engine::game::Per;
 use crate::engine::natives::{self, Entry, Native, NativeFn};
 use crate::engine::program::{Aggregate, Domain, Most, NativeSet, Node, Op, SetExpr};
 use crate::lang::ast::{AggOp, BinOp, Expr, ExprKind, Name, Span, Stmt, UnOp};
+use crate::lang::parser::MAX_NESTING;
 use crate::lang::types::Type;
 
 use super::LangError;
@@ -19,8 +21,8 @@ pub enum Named {
     Const(i64, Type),
     /// A global or turn variable slot.
     Var(u16, Type),
-    /// A player variable: the slot of player 0.
-    PlayerVar(u16, Type),
+    /// A variable per player, per kind or per both: the slot of index 0.
+    VarAt(u16, Type, Per),
     /// A function of the game file.
     Function(Arc<Function>),
 }
@@ -40,6 +42,8 @@ pub struct Function {
 #[derive(Clone, Debug, Default)]
 pub struct Names {
     pub map: BTreeMap<String, Named>,
+    /// How many piece kinds the game has: the stride of a variable per player and kind.
+    pub kinds: u16,
 }
 
 /// One expression frame: the game names plus the locals bound so far.
@@ -56,6 +60,10 @@ pub struct Scope<'a> {
     /// and how many calls were expanded in all (a bound on what nested calls can make).
     calling: Vec<String>,
     expanded: usize,
+    /// How deep the expression being checked nests here, function bodies expanded into
+    /// it included: the parser bounds each expression, but a chain of functions calling
+    /// functions nests them all into one.
+    nesting: usize,
 }
 
 fn describe(params: &[Type]) -> String {
@@ -81,6 +89,7 @@ impl<'a> Scope<'a> {
             frame: 0,
             calling: Vec::new(),
             expanded: 0,
+            nesting: 0,
         }
     }
 
@@ -164,6 +173,29 @@ impl<'a> Scope<'a> {
 
     /// Compiles an expression and infers its type.
     pub fn expr(&mut self, e: &Expr) -> Result<(Node, Type), LangError> {
+        self.nest(e.span)?;
+        let checked = self.expr_here(e);
+        self.nesting -= 1;
+        checked
+    }
+
+    /// One level deeper, refused past [`MAX_NESTING`]: every later stage recurses over
+    /// the compiled nodes as deep as this goes.
+    fn nest(&mut self, span: Span) -> Result<(), LangError> {
+        if self.nesting >= MAX_NESTING {
+            return Err(LangError::new(
+                span,
+                format!(
+                    "this expression nests too deeply once its function calls are expanded: more than {MAX_NESTING} levels"
+                ),
+            )
+            .help("work inner parts out with `let` bindings, or call fewer functions inside one another"));
+        }
+        self.nesting += 1;
+        Ok(())
+    }
+
+    fn expr_here(&mut self, e: &Expr) -> Result<(Node, Type), LangError> {
         Ok(match &e.kind {
             ExprKind::Int(i) => (Node::Const(*i), Type::Int),
             ExprKind::Bool(b) => (Node::Const(*b as i64), Type::Bool),
@@ -242,10 +274,14 @@ impl<'a> Scope<'a> {
         match self.names.map.get(n) {
             Some(Named::Const(v, ty)) => return Ok((Node::Const(*v), *ty)),
             Some(Named::Var(slot, ty)) => return Ok((Node::Var(*slot), *ty)),
-            Some(Named::PlayerVar(..)) => {
+            Some(Named::VarAt(_, _, per)) => {
                 return Err(LangError::new(
                     span,
-                    format!("`{n}` is a player variable: write `{n}(PLAYER)`, e.g. `{n}(me)`"),
+                    format!(
+                        "`{n}` is a variable {}: write {}",
+                        per_text(*per),
+                        indexed(n, *per)
+                    ),
                 ));
             }
             Some(Named::Function(f)) if f.params.is_empty() => {
@@ -287,16 +323,10 @@ impl<'a> Scope<'a> {
     }
 
     fn call(&mut self, f: &Name, args: &[Expr], span: Span) -> Result<(Node, Type), LangError> {
-        if let Some(Named::PlayerVar(slot, ty)) = self.names.map.get(&f.text) {
-            let (slot, ty) = (*slot, *ty);
-            let [arg] = args else {
-                return Err(LangError::new(
-                    span,
-                    format!("player variable `{}` takes one argument: a player", f.text),
-                ));
-            };
-            let p = self.expect(arg, Type::Player)?;
-            return Ok((Node::PlayerVar(slot, Box::new(p)), ty));
+        if let Some(Named::VarAt(slot, ty, per)) = self.names.map.get(&f.text) {
+            let (slot, ty, per) = (*slot, *ty, *per);
+            let index = self.var_index(&f.text, per, args, span)?;
+            return Ok((Node::VarAt(slot, Box::new(index)), ty));
         }
         if let Some(Named::Function(function)) = self.names.map.get(&f.text) {
             let function = function.clone();
@@ -315,6 +345,38 @@ impl<'a> Scope<'a> {
             )),
             Entry::Effect(_) => Err(effect_in_expression(&f.text, f.span)),
         }
+    }
+
+    /// The index into a variable per player, kind or both: its arguments checked against
+    /// what it is indexed by, a (player, kind) pair joined into one.
+    fn var_index(
+        &mut self,
+        name: &str,
+        per: Per,
+        args: &[Expr],
+        span: Span,
+    ) -> Result<Node, LangError> {
+        let want = per.indices();
+        if args.len() != want.len() {
+            return Err(LangError::new(
+                span,
+                format!(
+                    "`{name}` is a variable {}: it takes {}, not {}",
+                    per_text(per),
+                    describe(want),
+                    args.len()
+                ),
+            )
+            .help(format!("write {}", indexed(name, per))));
+        }
+        let mut nodes = Vec::with_capacity(args.len());
+        for (arg, ty) in args.iter().zip(want) {
+            nodes.push(self.expect(arg, *ty)?);
+        }
+        Ok(match <[Node; 2]>::try_from(nodes) {
+            Ok([player, kind]) => Node::Pair(self.names.kinds, Box::new(player), Box::new(kind)),
+            Err(mut one) => one.pop().expect("one index"),
+        })
     }
 
     /// A call of a function of the game file: each argument is worked out into a slot of
@@ -423,7 +485,7 @@ impl<'a> Scope<'a> {
                 self.names
                     .map
                     .iter()
-                    .filter(|(_, v)| matches!(v, Named::PlayerVar(..)))
+                    .filter(|(_, v)| matches!(v, Named::VarAt(..)))
                     .map(|(k, _)| k.clone()),
             );
             names.sort();
@@ -567,7 +629,7 @@ impl<'a> Scope<'a> {
     pub fn domain(&mut self, e: &Expr) -> Result<(Domain, Type), LangError> {
         let not_collection = |ty: Type| {
             LangError::new(e.span, format!("expected a collection to range over, found {ty}"))
-                .help("collections: cells, all_players, adjacent(CELL), adjacent(CELL, DIRSET), directions(CELL), directions(CELL, DIRSET), ray(CELL, DIR), or a list [a, b, ...]")
+                .help("collections: cells, all_players, kinds, adjacent(CELL), adjacent(CELL, DIRSET), directions(CELL), directions(CELL, DIRSET), ray(CELL, DIR), or a list [a, b, ...]")
         };
         match &e.kind {
             ExprKind::List(items) => {
@@ -653,6 +715,13 @@ impl<'a> Scope<'a> {
     }
 
     fn statement(&mut self, s: &Stmt) -> Result<Op, LangError> {
+        self.nest(s.span())?;
+        let checked = self.statement_here(s);
+        self.nesting -= 1;
+        checked
+    }
+
+    fn statement_here(&mut self, s: &Stmt) -> Result<Op, LangError> {
         Ok(match s {
             Stmt::If(c, t, f) => {
                 let c = self.expect(c, Type::Bool)?;
@@ -692,38 +761,35 @@ impl<'a> Scope<'a> {
             }
             Stmt::Assign {
                 target,
-                index,
+                indices,
                 value,
-            } => match (self.names.map.get(&target.text).cloned(), index) {
-                (Some(Named::Var(slot, ty)), None) => Op::SetVar(slot, self.expect(value, ty)?),
-                (Some(Named::PlayerVar(slot, ty)), Some(idx)) => {
-                    let p = self.expect(idx, Type::Player)?;
-                    Op::SetPlayerVar(slot, p, self.expect(value, ty)?)
+            } => match self.names.map.get(&target.text).cloned() {
+                Some(Named::Var(slot, ty)) if indices.is_empty() => {
+                    Op::SetVar(slot, self.expect(value, ty)?)
                 }
-                (Some(Named::PlayerVar(..)), None) => {
+                Some(Named::Var(..)) => {
                     return Err(LangError::new(
                         target.span,
                         format!(
-                            "`{0}` is a player variable: write `{0}(PLAYER) = ...`",
-                            target.text
-                        ),
-                    ));
-                }
-                (Some(Named::Var(..)), Some(_)) => {
-                    return Err(LangError::new(
-                        target.span,
-                        format!(
-                            "`{}` is a global variable: write `{} = ...` without an argument",
+                            "`{}` is one variable, not one per player or kind: write `{} = ...` without arguments",
                             target.text, target.text
                         ),
                     ));
+                }
+                Some(Named::VarAt(slot, ty, per)) => {
+                    let span = Span::new(
+                        target.span.start,
+                        indices.last().map_or(target.span.end, |i| i.span.end + 1),
+                    );
+                    let index = self.var_index(&target.text, per, indices, span)?;
+                    Op::SetVarAt(slot, index, self.expect(value, ty)?)
                 }
                 _ => {
                     let vars: Vec<String> = self
                         .names
                         .map
                         .iter()
-                        .filter(|(_, v)| matches!(v, Named::Var(..) | Named::PlayerVar(..)))
+                        .filter(|(_, v)| matches!(v, Named::Var(..) | Named::VarAt(..)))
                         .map(|(k, _)| k.clone())
                         .collect();
                     return Err(LangError::new(
@@ -755,6 +821,26 @@ impl<'a> Scope<'a> {
                 }
             }
         })
+    }
+}
+
+/// What a variable indexed by `per` holds one value for.
+fn per_text(per: Per) -> &'static str {
+    match per {
+        Per::Game => "of the game",
+        Per::Player => "per player",
+        Per::Kind => "per piece kind",
+        Per::PlayerKind => "per player and piece kind",
+    }
+}
+
+/// How to write a reference to variable `name` indexed by `per`.
+fn indexed(name: &str, per: Per) -> String {
+    match per {
+        Per::Game => format!("`{name}`"),
+        Per::Player => format!("`{name}(PLAYER)`, e.g. `{name}(me)`"),
+        Per::Kind => format!("`{name}(KIND)`, e.g. `{name}(k)` with `k in kinds`"),
+        Per::PlayerKind => format!("`{name}(PLAYER, KIND)`, e.g. `{name}(me, top(c))`"),
     }
 }
 

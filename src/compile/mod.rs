@@ -14,29 +14,37 @@ mod rules;
 mod sets;
 mod setup;
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use smallvec::SmallVec;
 use toml::Spanned;
 
 use crate::engine::board::{self, Board, DIRECTION_SETS, DIRECTIONS, MAX_SIDE};
-use crate::engine::game::{Game, KindInfo, ParamValue, VarInfo};
+use crate::engine::game::{Game, KindInfo, ParamValue, Per, VarInfo};
 use crate::engine::natives;
 use crate::engine::program::{
     Action, Choice, EndResult, EndRule, Node, NotationCase, NotationPiece, Part, Phase, Repeat,
     Standalone, Stuck,
 };
-use crate::engine::state::{NEUTRAL, Piece, State};
+use crate::engine::state::{NEUTRAL, NONE, Piece, State};
 use crate::lang::ast::{Binding, Expr, Name, Span};
 use crate::lang::parser;
 use crate::lang::types::Type;
 use crate::render::text::{printable, printable_lines};
 use crate::spec::diag::Diagnostic;
-use crate::spec::schema::Code;
+use crate::spec::schema::{Code, VarInit, VarSpec};
 use crate::spec::{Source, schema};
 use check::{Named, Names, Scope};
 use constant::{Const, Env};
 
+/// The `[vars]` table a variable is declared in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum VarTable {
+    Global,
+    Player,
+    Turn,
+}
 /// An error inside one expression string, before it is placed in the file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LangError {
@@ -341,33 +349,37 @@ impl Compiler<'_> {
             names.map.insert(name.to_string(), value);
             Ok(())
         };
+        names.kinds = kinds.len() as u16;
         let mut vars = Vec::new();
-        for (name, v) in &f.vars.global {
-            let (init, ty) = self.var_init(v, &env, &names)?;
-            declare(
-                &mut names,
-                name,
-                Named::Var(vars.len() as u16, ty),
-                v.span(),
-            )?;
-            vars.push(init);
-        }
-        for (name, v) in &f.vars.player {
-            let (init, ty) = self.var_init(v, &env, &names)?;
-            let slot = vars.len() as u16;
-            declare(&mut names, name, Named::PlayerVar(slot, ty), v.span())?;
-            vars.extend(std::iter::repeat_n(init, players.len()));
-        }
-        let turn_first = vars.len();
-        for (name, v) in &f.vars.turn {
-            let (init, ty) = self.var_init(v, &env, &names)?;
-            declare(
-                &mut names,
-                name,
-                Named::Var(vars.len() as u16, ty),
-                v.span(),
-            )?;
-            vars.push(init);
+        let mut turn_first = 0;
+        for (table, specs) in [
+            (VarTable::Global, &f.vars.global),
+            (VarTable::Player, &f.vars.player),
+            (VarTable::Turn, &f.vars.turn),
+        ] {
+            if table == VarTable::Turn {
+                turn_first = vars.len();
+            }
+            for (name, v) in specs {
+                let (inits, ty, per) =
+                    self.variable(table, v, &env, &names, &seat_names, &players, &kinds)?;
+                let slot = u16::try_from(vars.len())
+                    .ok()
+                    .filter(|s| usize::from(*s) + inits.len() <= usize::from(u16::MAX))
+                    .ok_or_else(|| {
+                        self.at(
+                            v.span(),
+                            "too many variables: more than 65,535 values in all",
+                            "a variable per player and kind takes players × kinds values",
+                        )
+                    })?;
+                let named = match per {
+                    Per::Game => Named::Var(slot, ty),
+                    per => Named::VarAt(slot, ty, per),
+                };
+                declare(&mut names, name, named, v.span())?;
+                vars.extend(inits);
+            }
         }
         let turn_inits = vars[turn_first..].to_vec();
         let var_info = names
@@ -377,13 +389,13 @@ impl Compiler<'_> {
                 Named::Var(slot, ty) => Some(VarInfo {
                     name: name.clone(),
                     slot: *slot,
-                    per_player: false,
+                    per: Per::Game,
                     ty: *ty,
                 }),
-                Named::PlayerVar(slot, ty) => Some(VarInfo {
+                Named::VarAt(slot, ty, per) => Some(VarInfo {
                     name: name.clone(),
                     slot: *slot,
-                    per_player: true,
+                    per: *per,
                     ty: *ty,
                 }),
                 _ => None,

@@ -20,7 +20,7 @@ use crate::engine::game::Game;
 use crate::engine::natives;
 use crate::engine::program::{Choice, Domain, Node, Op, SetBound, SetExpr};
 use crate::engine::stack_test::{MAX_TESTS, StackTests};
-use crate::lang::ast::{AggOp, BinOp};
+use crate::lang::ast::{AggOp, BinOp, balanced};
 
 /// Rewrites every filter of `game` into set algebra where it can, and gives the initial
 /// position the stack tests this found.
@@ -129,7 +129,7 @@ impl Pass<'_> {
                     self.ops(body);
                 }
                 Op::Let(_, n) | Op::SetVar(_, n) => self.node(n),
-                Op::SetPlayerVar(_, p, v) => {
+                Op::SetVarAt(_, p, v) => {
                     self.node(p);
                     self.node(v);
                 }
@@ -148,7 +148,7 @@ impl Pass<'_> {
         match node {
             Node::Const(_) | Node::Local(_) | Node::Var(_) | Node::Me => {}
             Node::Repetitions | Node::BoardRepeated => self.history = true,
-            Node::PlayerVar(_, x)
+            Node::VarAt(_, x)
             | Node::Not(x)
             | Node::Neg(x)
             | Node::Owner(x)
@@ -157,7 +157,11 @@ impl Pass<'_> {
             | Node::Height(x)
             | Node::File(x)
             | Node::Rank(x) => self.node(x),
-            Node::Binary(_, a, b) | Node::Count(a, b) | Node::Has(a, b) | Node::Step(a, b) => {
+            Node::Binary(_, a, b)
+            | Node::Pair(_, a, b)
+            | Node::Count(a, b)
+            | Node::Has(a, b)
+            | Node::Step(a, b) => {
                 self.node(a);
                 self.node(b);
             }
@@ -327,9 +331,9 @@ impl Pass<'_> {
             }
         }
         *domain = Domain::Cells(set);
-        *filter = rest
-            .into_iter()
-            .reduce(|a, b| Node::Binary(BinOp::And, Box::new(a), Box::new(b)));
+        *filter = balanced(rest, &|a, b| {
+            Node::Binary(BinOp::And, Box::new(a), Box::new(b))
+        });
     }
 
     /// The set of cells for which `node` holds, with the cell bound to `x`, if it is of a
@@ -501,7 +505,7 @@ fn edits(ops: &[Op]) -> Option<u32> {
             Op::Effect(_, _, name) => natives::cells_edited(name)?,
             Op::If(_, t, f) => edits(t)?.max(edits(f)?),
             Op::For { .. } => return None,
-            Op::Let(..) | Op::SetVar(..) | Op::SetPlayerVar(..) => 0,
+            Op::Let(..) | Op::SetVar(..) | Op::SetVarAt(..) => 0,
         };
     }
     Some(total)
@@ -519,7 +523,7 @@ fn substitute(node: &mut Node, slot: u16, value: &Node) {
         | Node::Me
         | Node::Repetitions
         | Node::BoardRepeated => {}
-        Node::PlayerVar(_, x)
+        Node::VarAt(_, x)
         | Node::Not(x)
         | Node::Neg(x)
         | Node::Owner(x)
@@ -529,6 +533,7 @@ fn substitute(node: &mut Node, slot: u16, value: &Node) {
         | Node::File(x)
         | Node::Rank(x) => sub(x),
         Node::Binary(_, a, b)
+        | Node::Pair(_, a, b)
         | Node::Count(a, b)
         | Node::Has(a, b)
         | Node::Step(a, b)

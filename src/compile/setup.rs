@@ -3,6 +3,13 @@
 
 use super::*;
 
+/// How a variable starts: one value, or a value per seat or per kind.
+enum Start<'t> {
+    Same(i64),
+    BySeat(BTreeMap<&'t str, i64>),
+    ByKind(BTreeMap<&'t str, i64>),
+}
+
 impl Compiler<'_> {
     pub(super) fn kinds(&self, players: &[String]) -> Result<Vec<KindInfo>, Box<Diagnostic>> {
         let mut kinds = Vec::new();
@@ -74,9 +81,168 @@ impl Compiler<'_> {
         Ok(kinds)
     }
 
+    /// A variable of `[vars]`: its initial values, one per slot (see [`Per`]), its type,
+    /// and what it holds a value for.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn variable(
+        &self,
+        table: VarTable,
+        spec: &Spanned<VarSpec>,
+        env: &ConstEnv,
+        names: &Names,
+        seats: &[(String, Range<usize>)],
+        players: &[String],
+        kinds: &[KindInfo],
+    ) -> Result<(Vec<i64>, Type, Per), Box<Diagnostic>> {
+        let (init, init_span, per) = match spec.get_ref() {
+            VarSpec::Value(v) => (&VarInit::Value(v.clone()), spec.span(), None),
+            VarSpec::Table { init, per } => (init.get_ref(), init.span(), per.as_ref()),
+        };
+        let by_kind = match per {
+            None => false,
+            Some(p) if p.get_ref() == "kind" => true,
+            Some(p) => {
+                return Err(self.at(
+                    p.span(),
+                    format!("a variable cannot be per `{}`", printable(p.get_ref())),
+                    "expected \"kind\": one value per piece kind (per player and kind under [vars.player])",
+                ));
+            }
+        };
+        let per = match (table, by_kind) {
+            (VarTable::Player, false) => Per::Player,
+            (VarTable::Player, true) => Per::PlayerKind,
+            (_, false) => Per::Game,
+            (_, true) => Per::Kind,
+        };
+        let (value, ty) = match init {
+            VarInit::Value(v) => {
+                let (value, ty) = self.var_init(v, init_span, env, names)?;
+                (Start::Same(value), ty)
+            }
+            VarInit::Table(table) => self.start_table(table, init_span, per, env, names, seats)?,
+        };
+        let at = |p: usize, k: usize| match &value {
+            Start::Same(v) => *v,
+            Start::BySeat(by_seat) => by_seat[players[p].as_str()],
+            Start::ByKind(by_kind) => {
+                let default = if ty.nullable() { NONE } else { 0 };
+                by_kind
+                    .get(kinds[k].name.as_str())
+                    .copied()
+                    .unwrap_or(default)
+            }
+        };
+        let (p_count, k_count) = match per {
+            Per::Game => (1, 1),
+            Per::Player => (players.len(), 1),
+            Per::Kind => (1, kinds.len()),
+            Per::PlayerKind => (players.len(), kinds.len()),
+        };
+        let inits = (0..p_count)
+            .flat_map(|p| (0..k_count).map(move |k| (p, k)))
+            .map(|(p, k)| at(p, k))
+            .collect();
+        Ok((inits, ty, per))
+    }
+
+    /// An `init` table: by seat for a player variable, by kind for a variable per kind
+    /// (a kind left out starts at 0, or none), each value of one type.
+    fn start_table<'t>(
+        &self,
+        table: &'t BTreeMap<String, Spanned<toml::Value>>,
+        span: Range<usize>,
+        per: Per,
+        env: &ConstEnv,
+        names: &Names,
+        seats: &[(String, Range<usize>)],
+    ) -> Result<(Start<'t>, Type), Box<Diagnostic>> {
+        let is_seat = |n: &str| seats.iter().any(|(s, _)| s == n);
+        let is_kind = |n: &str| matches!(names.map.get(n), Some(Named::Const(_, Type::Kind)));
+        let by_seat = matches!(per, Per::Player | Per::PlayerKind);
+        let by_kind = matches!(per, Per::Kind | Per::PlayerKind);
+        let seat_table = table.keys().next().is_some_and(|n| is_seat(n));
+        let mut ty = None;
+        let mut values = BTreeMap::new();
+        for (name, value) in table {
+            let fits = if seat_table {
+                is_seat(name)
+            } else {
+                is_kind(name)
+            };
+            if !fits || (seat_table && !by_seat) || (!seat_table && !by_kind) {
+                let what = match (by_seat, by_kind) {
+                    (true, true) => "the seats, or the piece kinds,",
+                    (true, false) => "the seats",
+                    (false, true) => "the piece kinds",
+                    (false, false) => {
+                        return Err(self.at(
+                            span,
+                            "only a variable per player or per kind can start with a table of values",
+                            "expected one initial value",
+                        ));
+                    }
+                };
+                let all: Vec<&str> = if seat_table || !by_kind {
+                    seats.iter().map(|(s, _)| s.as_str()).collect()
+                } else {
+                    names
+                        .map
+                        .iter()
+                        .filter(|(n, _)| is_kind(n))
+                        .map(|(n, _)| n.as_str())
+                        .collect()
+                };
+                return Err(self
+                    .at(
+                        value.span(),
+                        format!("`{}` is not one of {what} of this game", printable(name)),
+                        "an initial value table names the seats, or the kinds, it gives values for",
+                    )
+                    .with_help_box(&format!("expected one of: {}", all.join(", "))));
+            }
+            let (v, t) = self.var_init(value.get_ref(), value.span(), env, names)?;
+            match ty {
+                Some(first) if first != t => {
+                    return Err(self.at(
+                        value.span(),
+                        format!("expected {first}, as for the entries before, found {t}"),
+                        "every entry's initial value has one type",
+                    ));
+                }
+                _ => ty = Some(t),
+            }
+            values.insert(name.as_str(), v);
+        }
+        let Some(ty) = ty else {
+            return Err(self.at(
+                span,
+                "an empty table gives no initial value",
+                "expected values",
+            ));
+        };
+        if !seat_table {
+            return Ok((Start::ByKind(values), ty));
+        }
+        let missing: Vec<&str> = seats
+            .iter()
+            .map(|(s, _)| s.as_str())
+            .filter(|s| !values.contains_key(s))
+            .collect();
+        if !missing.is_empty() {
+            return Err(self.at(
+                span,
+                format!("no initial value for {}", missing.join(", ")),
+                "a table by seat gives every seat of the file a value",
+            ));
+        }
+        Ok((Start::BySeat(values), ty))
+    }
+
     pub(super) fn var_init(
         &self,
-        v: &Spanned<toml::Value>,
+        v: &toml::Value,
+        span: Range<usize>,
         env: &ConstEnv,
         names: &Names,
     ) -> Result<(i64, Type), Box<Diagnostic>> {
@@ -87,7 +253,7 @@ impl Compiler<'_> {
             "direction" => Some(Type::Dir),
             _ => None,
         };
-        match v.get_ref() {
+        match v {
             toml::Value::Integer(i) => Ok((*i, Type::Int)),
             toml::Value::Boolean(b) => Ok((*b as i64, Type::Bool)),
             toml::Value::String(s) => match s.split_whitespace().collect::<Vec<_>>()[..] {
@@ -98,19 +264,19 @@ impl Compiler<'_> {
                     match names.map.get(value) {
                         Some(Named::Const(v, t)) if *t == want => Ok((*v, want)),
                         _ => Err(self.at(
-                            v.span(),
+                            span.clone(),
                             format!("`{value}` is not {want} of this game"),
                             format!("expected `{ty} NAME`"),
                         )),
                     }
                 }
                 _ => {
-                    let code = Spanned::new(v.span(), s.clone());
+                    let code = Spanned::new(span.clone(), s.clone());
                     let c = self.constant(&code, env)?;
                     Ok((c.raw(), if matches!(c, Const::Int(_)) { Type::Int } else { Type::Bool }))
                 }
             },
-            _ => Err(self.at(v.span(), "a variable starts as a number, true/false, an expression over the parameters, one of \"cell\", \"player\", \"kind\", \"direction\" (starting as none), or one of them with a name (\"cell e1\")", "unexpected value")),
+            _ => Err(self.at(span.clone(), "a variable starts as a number, true/false, an expression over the parameters, one of \"cell\", \"player\", \"kind\", \"direction\" (starting as none), or one of them with a name (\"cell e1\")", "unexpected value")),
         }
     }
 

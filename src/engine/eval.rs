@@ -52,7 +52,15 @@ fn eval_node(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
         Node::Const(v) => *v,
         Node::Local(i) => locals[*i as usize],
         Node::Var(slot) => c.state.vars[*slot as usize],
-        Node::PlayerVar(slot, p) => {
+        Node::Pair(kinds, player, kind) => {
+            let (player, kind) = (eval(player, c, locals), eval(kind, c, locals));
+            if player < 0 || kind < 0 {
+                NONE
+            } else {
+                player * *kinds as i64 + kind
+            }
+        }
+        Node::VarAt(slot, p) => {
             let p = eval(p, c, locals);
             if p < 0 {
                 0
@@ -596,7 +604,7 @@ pub fn exec(ops: &[Op], m: &mut Mut, locals: &mut [i64]) {
                 let v = eval(value, &ctx(m), locals);
                 m.journal.set_var(m.state, *slot as usize, v);
             }
-            Op::SetPlayerVar(slot, player, value) => {
+            Op::SetVarAt(slot, player, value) => {
                 let p = eval(player, &ctx(m), locals);
                 let v = eval(value, &ctx(m), locals);
                 if p >= 0 {

@@ -28,8 +28,53 @@ pub struct KindInfo {
 pub struct VarInfo {
     pub name: String,
     pub slot: u16,
-    pub per_player: bool,
+    pub per: Per,
     pub ty: Type,
+}
+
+/// What a variable holds one value for: its slots in `State::vars` follow its first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Per {
+    /// One value (`[vars.global]`, `[vars.turn]`): one slot.
+    Game,
+    /// One per player: player p's value in slot + p.
+    Player,
+    /// One per piece kind: kind k's in slot + k.
+    Kind,
+    /// One per player and kind: in slot + p × the number of kinds + k.
+    PlayerKind,
+}
+
+impl Per {
+    /// What a reference to such a variable is indexed by, in order.
+    pub fn indices(self) -> &'static [Type] {
+        match self {
+            Per::Game => &[],
+            Per::Player => &[Type::Player],
+            Per::Kind => &[Type::Kind],
+            Per::PlayerKind => &[Type::Player, Type::Kind],
+        }
+    }
+
+    /// How many slots such a variable takes.
+    pub fn slots(self, players: usize, kinds: usize) -> usize {
+        match self {
+            Per::Game => 1,
+            Per::Player => players,
+            Per::Kind => kinds,
+            Per::PlayerKind => players * kinds,
+        }
+    }
+
+    /// The offset from the variable's first slot of the value for these indices (players
+    /// and kinds by number, as [`Per::indices`] orders them).
+    pub fn offset(self, indices: &[usize], kinds: usize) -> usize {
+        match (self, indices) {
+            (Per::PlayerKind, [p, k]) => p * kinds + k,
+            (_, [i]) => *i,
+            _ => 0,
+        }
+    }
 }
 
 /// A declared parameter and the value this game was compiled with.

@@ -341,6 +341,13 @@ pub static NATIVES: &[Native] = &[
         Set(|c, _, out| out.extend((0..c.game.players.len()).map(|i| i as i64)))
     ),
     native!(
+        "kinds",
+        [],
+        Kinds,
+        "Every piece kind of this game, in the order of their names (as [pieces] sorts them).",
+        Set(|c, _, out| out.extend((0..c.game.kinds.len()).map(|i| i as i64)))
+    ),
+    native!(
         "adjacent",
         [Cell],
         Cells,

@@ -15,8 +15,12 @@ pub enum Node {
     Local(u16),
     /// A global or turn variable: its slot in `State::vars`.
     Var(u16),
-    /// A player variable: the slot of player 0, then the player expression.
-    PlayerVar(u16, Box<Node>),
+    /// A variable per player, per kind, or per player and kind: the slot of index 0, then
+    /// the index (a player, a kind, or a [`Node::Pair`]); `none` reads 0.
+    VarAt(u16, Box<Node>),
+    /// The index of a (player, kind) pair in a variable per player and kind: player ×
+    /// the number of kinds + kind, or `none` when either is `none`.
+    Pair(u16, Box<Node>, Box<Node>),
     Not(Box<Node>),
     Neg(Box<Node>),
     Binary(BinOp, Box<Node>, Box<Node>),
@@ -59,7 +63,7 @@ impl Node {
                 false
             }
             Node::Local(i) => slots.contains(i),
-            Node::PlayerVar(_, x)
+            Node::VarAt(_, x)
             | Node::Not(x)
             | Node::Neg(x)
             | Node::Owner(x)
@@ -68,9 +72,11 @@ impl Node {
             | Node::Height(x)
             | Node::File(x)
             | Node::Rank(x) => x.reads_any(slots),
-            Node::Binary(_, a, b) | Node::Count(a, b) | Node::Has(a, b) | Node::Step(a, b) => {
-                a.reads_any(slots) || b.reads_any(slots)
-            }
+            Node::Binary(_, a, b)
+            | Node::Pair(_, a, b)
+            | Node::Count(a, b)
+            | Node::Has(a, b)
+            | Node::Step(a, b) => a.reads_any(slots) || b.reads_any(slots),
             Node::If(a, b, c) => a.reads_any(slots) || b.reads_any(slots) || c.reads_any(slots),
             Node::Bind(_, value, body) => value.reads_any(slots) || body.reads_any(slots),
             Node::Call(_, args) | Node::List(args) => args.iter().any(|a| a.reads_any(slots)),
@@ -244,6 +250,8 @@ pub enum Most {
     Cells,
     /// At most one per player.
     Players,
+    /// At most one per piece kind.
+    Kinds,
     /// At most one per link of a cell.
     Links,
     /// At most the longer side of the board (a line of cells).
@@ -257,6 +265,7 @@ impl Most {
     pub fn of_native(name: &str) -> Most {
         match name {
             "all_players" => Most::Players,
+            "kinds" => Most::Kinds,
             "adjacent" | "directions" | "visible" => Most::Links,
             "ray" | "slide" => Most::Side,
             "leaps" | "direction set" => Most::Eight,
@@ -277,7 +286,7 @@ pub enum Op {
     },
     Let(u16, Node),
     SetVar(u16, Node),
-    SetPlayerVar(u16, Node, Node),
+    SetVarAt(u16, Node, Node),
     /// A native effect, its arguments and its name.
     Effect(EffectFn, Box<[Node]>, &'static str),
 }

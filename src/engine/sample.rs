@@ -571,6 +571,7 @@ impl Game {
             Domain::Native(native, _) => match native.most {
                 Most::Cells => cells,
                 Most::Players => self.players.len() as u64,
+                Most::Kinds => self.kinds.len() as u64,
                 Most::Links => self.board.most_links() as u64,
                 Most::Side => self.board.files.max(self.board.ranks) as u64,
                 Most::Eight => 8,

@@ -16,6 +16,17 @@ impl Span {
     }
 }
 
+/// Joins `items` left to right with an associative `join`, as a balanced tree: a chain of
+/// thousands of `&&` is then a dozen levels deep, not thousands, for every stage that
+/// recurses over it. `None` for no items.
+pub fn balanced<T>(mut items: Vec<T>, join: &impl Fn(T, T) -> T) -> Option<T> {
+    if items.len() <= 1 {
+        return items.pop();
+    }
+    let right = items.split_off(items.len().div_ceil(2));
+    Some(join(balanced(items, join)?, balanced(right, join)?))
+}
+
 /// Unary operators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UnOp {
@@ -43,6 +54,12 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// Whether `(a op b) op c` always equals `a op (b op c)`: for these (`&&`, `||`, and
+    /// `+`, `*` on wrapping 64-bit numbers) a long chain can be held as a balanced tree.
+    pub fn associative(self) -> bool {
+        matches!(self, BinOp::Or | BinOp::And | BinOp::Add | BinOp::Mul)
+    }
+
     /// The operator as written in the language.
     pub fn symbol(self) -> &'static str {
         match self {
@@ -158,12 +175,27 @@ pub enum Stmt {
         body: Vec<Stmt>,
     },
     Let(Name, Expr),
+    /// `x = v`, or `supply(me) = v`, `hand(me, k) = v` for a variable per player or kind.
     Assign {
         target: Name,
-        index: Option<Expr>,
+        indices: Vec<Expr>,
         value: Expr,
     },
     Call(Name, Vec<Expr>, Span),
+}
+
+impl Stmt {
+    /// Where to point at the statement: its condition, the name it binds or sets, or
+    /// the call.
+    pub fn span(&self) -> Span {
+        match self {
+            Stmt::If(cond, ..) => cond.span,
+            Stmt::For { var, .. } | Stmt::Let(var, _) | Stmt::Assign { target: var, .. } => {
+                var.span
+            }
+            Stmt::Call(_, _, span) => *span,
+        }
+    }
 }
 
 /// One entry of an action's `choose` list.

@@ -3,11 +3,8 @@
 //! Syntax errors come back as a [`SyntaxError`] with a span inside the expression text and
 //! a human list of what was expected there (rule names are renamed, never shown raw).
 
-use std::sync::LazyLock;
-
 use pest::Parser;
-use pest::iterators::{Pair, Pairs};
-use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::iterators::Pair;
 
 use super::ast::*;
 
@@ -22,86 +19,96 @@ pub struct SyntaxError {
     pub message: String,
 }
 
-static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
-    PrattParser::new()
-        .op(Op::infix(Rule::or, Assoc::Left))
-        .op(Op::infix(Rule::and, Assoc::Left))
-        .op(Op::infix(Rule::eq, Assoc::Left)
-            | Op::infix(Rule::ne, Assoc::Left)
-            | Op::infix(Rule::lt, Assoc::Left)
-            | Op::infix(Rule::le, Assoc::Left)
-            | Op::infix(Rule::gt, Assoc::Left)
-            | Op::infix(Rule::ge, Assoc::Left))
-        .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
-        .op(Op::infix(Rule::mul, Assoc::Left)
-            | Op::infix(Rule::div, Assoc::Left)
-            | Op::infix(Rule::rem, Assoc::Left))
-        .op(Op::prefix(Rule::neg) | Op::prefix(Rule::not))
-});
+/// How deeply one expression may nest: brackets, calls, `if`s, aggregates and operators
+/// inside one another. Parsing, checking, compiling and evaluating all recurse once per
+/// level, and the parser is the hungriest: measured on a 2 MiB thread stack (a test
+/// thread's), it overflows past about 980 nested calls, 1,200 nested `if`s or 2,600
+/// nested brackets (four times as many on an 8 MiB main thread), while evaluation goes
+/// past 4,400 levels. Real rules nest a dozen or two levels deep; a long chain of one
+/// operator (`a && b && ...`) is held as a balanced tree, so thousands of operators make
+/// a dozen levels. The limit stops a file from exhausting the stack, never a rule.
+pub const MAX_NESTING: usize = 256;
 
-/// The most operators and brackets one expression may hold. Every later stage (folding,
-/// checking, evaluation) recurses over the expression's tree, and its depth is bounded by
-/// this count, so a game file cannot exhaust the stack; real rules use a few dozen.
-pub const MAX_OPERATORS: usize = 400;
-
-/// Refuses an expression too complex to be a rule, before anything recurses over it.
-fn check_size(src: &str) -> Result<(), SyntaxError> {
-    let mut count = 0;
-    for (i, c) in src.char_indices() {
-        if "([{+-*/%<>=!&|".contains(c) {
-            count += 1;
-        }
-        if count > MAX_OPERATORS {
-            return Err(SyntaxError {
-                span: Span {
-                    start: i,
-                    end: i + c.len_utf8(),
-                },
-                message: format!(
-                    "this expression is too complex: more than {MAX_OPERATORS} operators and brackets (split it with `let`, or into several rules)"
-                ),
-            });
-        }
+/// The error for a node too deep, pointed at its first character: its whole text would
+/// be most of the expression.
+fn too_deep(span: Span) -> SyntaxError {
+    SyntaxError {
+        span: Span::new(span.start, span.start + 1),
+        message: format!(
+            "this expression nests too deeply: more than {MAX_NESTING} brackets, calls, `if`s and operators inside one another (work inner parts out with `let` bindings, or split the rule)"
+        ),
     }
-    let words = src
-        .split(|c: char| !c.is_alphanumeric() && c != '_')
-        .filter(|w| matches!(*w, "and" | "or" | "not" | "if"))
-        .count();
-    if count + words > MAX_OPERATORS {
-        return Err(SyntaxError {
-            span: Span {
-                start: 0,
-                end: src.len(),
-            },
-            message: format!(
-                "this expression is too complex: more than {MAX_OPERATORS} operators, brackets and keywords (split it with `let`, or into several rules)"
-            ),
-        });
+}
+
+/// Refuses text that nests past the limit before pest, which recurses, parses it. Pest
+/// nests once per bracket and once per `if` (an `else if` chain nests without brackets),
+/// so each open bracket plus the `if`s met since it opened is one level: an upper bound,
+/// since a `;` at a bracket's level ends every `if` before it there.
+fn check_nesting(src: &str) -> Result<(), SyntaxError> {
+    let code = without_comments(src);
+    let bytes = code.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    // The `if`s counted at each open bracket's level, outermost (the whole text) first.
+    let mut ifs: Vec<usize> = vec![0];
+    let mut depth = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let level = ifs.len() - 1;
+        match b {
+            b'(' | b'[' | b'{' => {
+                ifs.push(0);
+                depth += 1;
+            }
+            b')' | b']' | b'}' if level > 0 => depth -= 1 + ifs.pop().unwrap_or(0),
+            b';' => depth -= std::mem::take(&mut ifs[level]),
+            b'i' if bytes.get(i + 1) == Some(&b'f')
+                && (i == 0 || !word(bytes[i - 1]))
+                && bytes.get(i + 2).is_none_or(|&c| !word(c)) =>
+            {
+                ifs[level] += 1;
+                depth += 1;
+            }
+            _ => continue,
+        }
+        if depth > MAX_NESTING {
+            return Err(too_deep(Span::new(i, i)));
+        }
     }
     Ok(())
 }
 
+/// A piece of syntax tree with its height (how many nodes deep it goes), or the error.
+type Built<T> = Result<(T, usize), SyntaxError>;
+
+/// A node over children at most `below` deep, refused when it passes the limit: no tree
+/// deeper than the limit is ever built (nor dropped, which recurses too).
+fn node(kind: ExprKind, span: Span, below: usize) -> Built<Expr> {
+    if below >= MAX_NESTING {
+        return Err(too_deep(span));
+    }
+    Ok((Expr { kind, span }, below + 1))
+}
+
 /// Parses a value or condition.
 pub fn parse_expression(src: &str) -> Result<Expr, SyntaxError> {
-    check_size(src)?;
+    check_nesting(src)?;
     let mut pairs = ExprParser::parse(Rule::expression, src).map_err(|e| explain(src, e))?;
     let top = pairs.next().expect("expression rule matched");
     let expr = top.into_inner().next().expect("expression holds expr");
-    Ok(build_expr(expr))
+    Ok(build_expr(expr)?.0)
 }
 
 /// Parses an effect: statements separated by `;`.
 pub fn parse_statements(src: &str) -> Result<Vec<Stmt>, SyntaxError> {
-    check_size(src)?;
+    check_nesting(src)?;
     let mut pairs = ExprParser::parse(Rule::statements, src).map_err(|e| explain(src, e))?;
     let top = pairs.next().expect("statements rule matched");
     let block = top.into_inner().next().expect("statements hold a block");
-    Ok(build_block(block))
+    Ok(build_block(block)?.0)
 }
 
 /// Parses one entry of a `choose` list.
 pub fn parse_binding(src: &str) -> Result<Binding, SyntaxError> {
-    check_size(src)?;
+    check_nesting(src)?;
     let mut pairs = ExprParser::parse(Rule::binding, src).map_err(|e| explain(src, e))?;
     let top = pairs.next().expect("binding rule matched");
     let inner = top.into_inner().next().expect("binding holds one form");
@@ -110,8 +117,8 @@ pub fn parse_binding(src: &str) -> Result<Binding, SyntaxError> {
     Ok(match rule {
         Rule::bind_in => {
             let var = name(parts.next().expect("var"));
-            let domain = build_expr(parts.next().expect("domain"));
-            let filter = parts.next().map(build_expr);
+            let domain = build_expr(parts.next().expect("domain"))?.0;
+            let filter = parts.next().map(build_expr).transpose()?.map(|f| f.0);
             Binding::In {
                 var,
                 domain,
@@ -120,10 +127,10 @@ pub fn parse_binding(src: &str) -> Result<Binding, SyntaxError> {
         }
         Rule::bind_let => {
             let var = name(parts.next().expect("var"));
-            let value = build_expr(parts.next().expect("value"));
+            let value = build_expr(parts.next().expect("value"))?.0;
             Binding::Let { var, value }
         }
-        _ => Binding::Where(build_expr(parts.next().expect("condition"))),
+        _ => Binding::Where(build_expr(parts.next().expect("condition"))?.0),
     })
 }
 
@@ -158,183 +165,269 @@ fn name(pair: Pair<Rule>) -> Name {
     }
 }
 
-fn build_expr(pair: Pair<Rule>) -> Expr {
+fn binary_op(rule: Rule) -> Option<BinOp> {
+    Some(match rule {
+        Rule::or => BinOp::Or,
+        Rule::and => BinOp::And,
+        Rule::eq => BinOp::Eq,
+        Rule::ne => BinOp::Ne,
+        Rule::lt => BinOp::Lt,
+        Rule::le => BinOp::Le,
+        Rule::gt => BinOp::Gt,
+        Rule::ge => BinOp::Ge,
+        Rule::add => BinOp::Add,
+        Rule::sub => BinOp::Sub,
+        Rule::mul => BinOp::Mul,
+        Rule::div => BinOp::Div,
+        Rule::rem => BinOp::Rem,
+        _ => return None,
+    })
+}
+
+/// How tightly an operator binds, loosest 0: `||`, `&&`, comparisons, `+ -`, `* / %`.
+fn precedence(op: BinOp) -> usize {
+    match op {
+        BinOp::Or => 0,
+        BinOp::And => 1,
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 2,
+        BinOp::Add | BinOp::Sub => 3,
+        BinOp::Mul | BinOp::Div | BinOp::Rem => 4,
+    }
+}
+
+/// An `expr`: the flat sequence `prefix* operand (infix prefix* operand)*` the grammar
+/// matches, folded by precedence, every operator left-associative.
+fn build_expr(pair: Pair<Rule>) -> Built<Expr> {
     debug_assert_eq!(pair.as_rule(), Rule::expr);
-    fold(pair.into_inner())
+    let mut operands = Vec::new();
+    let mut ops = Vec::new();
+    let mut prefixes: Vec<Pair<Rule>> = Vec::new();
+    for p in pair.into_inner() {
+        if let Some(op) = binary_op(p.as_rule()) {
+            ops.push(op);
+        } else if matches!(p.as_rule(), Rule::neg | Rule::not) {
+            prefixes.push(p);
+        } else {
+            let (mut e, mut height) = build_operand(p)?;
+            for op in prefixes.drain(..).rev() {
+                let span = Span::new(op.as_span().start(), e.span.end);
+                let op = if op.as_rule() == Rule::neg {
+                    UnOp::Neg
+                } else {
+                    UnOp::Not
+                };
+                (e, height) = node(ExprKind::Unary(op, Box::new(e)), span, height)?;
+            }
+            operands.push((e, height));
+        }
+    }
+    fold(operands, &ops, 0)
 }
 
-fn fold(pairs: Pairs<Rule>) -> Expr {
-    PRATT
-        .map_primary(build_operand)
-        .map_prefix(|op, rhs| {
-            let span = Span::new(op.as_span().start(), rhs.span.end);
-            let op = if op.as_rule() == Rule::neg {
-                UnOp::Neg
-            } else {
-                UnOp::Not
-            };
-            Expr {
-                kind: ExprKind::Unary(op, Box::new(rhs)),
+/// Folds `operands` joined by `ops` (one fewer) from precedence `level` on: split at the
+/// operators of that level, each piece folded at the next, the pieces joined left to
+/// right, a run of one associative operator as a balanced tree (see [`balanced`]).
+fn fold(operands: Vec<(Expr, usize)>, ops: &[BinOp], level: usize) -> Built<Expr> {
+    let mut operands = operands.into_iter();
+    if ops.is_empty() {
+        return Ok(operands.next().expect("an expr has an operand"));
+    }
+    if !ops.iter().any(|op| precedence(*op) == level) {
+        return fold(operands.collect(), ops, level + 1);
+    }
+    let mut pieces = Vec::new();
+    let mut joins = Vec::new();
+    let mut start = 0;
+    for (i, op) in ops.iter().enumerate() {
+        if precedence(*op) == level {
+            let piece = operands.by_ref().take(i + 1 - start).collect();
+            pieces.push(fold(piece, &ops[start..i], level + 1)?);
+            joins.push(*op);
+            start = i + 1;
+        }
+    }
+    pieces.push(fold(operands.collect(), &ops[start..], level + 1)?);
+    let mut pieces = pieces.into_iter();
+    let mut acc = pieces.next().expect("a first piece");
+    let mut joins = joins.into_iter().peekable();
+    while let Some(op) = joins.next() {
+        let mut run = vec![Ok(acc), Ok(pieces.next().expect("a piece per operator"))];
+        while op.associative() && joins.next_if_eq(&op).is_some() {
+            run.push(Ok(pieces.next().expect("a piece per operator")));
+        }
+        let join = |a: Built<Expr>, b: Built<Expr>| {
+            let ((a, ha), (b, hb)) = (a?, b?);
+            let span = Span::new(a.span.start, b.span.end);
+            node(
+                ExprKind::Binary(op, Box::new(a), Box::new(b)),
                 span,
-            }
-        })
-        .map_infix(|lhs, op, rhs| {
-            let op = match op.as_rule() {
-                Rule::or => BinOp::Or,
-                Rule::and => BinOp::And,
-                Rule::eq => BinOp::Eq,
-                Rule::ne => BinOp::Ne,
-                Rule::lt => BinOp::Lt,
-                Rule::le => BinOp::Le,
-                Rule::gt => BinOp::Gt,
-                Rule::ge => BinOp::Ge,
-                Rule::add => BinOp::Add,
-                Rule::sub => BinOp::Sub,
-                Rule::mul => BinOp::Mul,
-                Rule::div => BinOp::Div,
-                _ => BinOp::Rem,
-            };
-            let span = Span::new(lhs.span.start, rhs.span.end);
-            Expr {
-                kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
-                span,
-            }
-        })
-        .parse(pairs)
+                ha.max(hb),
+            )
+        };
+        acc = balanced(run, &join).expect("a run has operands")?;
+    }
+    Ok(acc)
 }
 
-fn build_operand(pair: Pair<Rule>) -> Expr {
+/// The exprs of `pairs`, and the height of the deepest.
+fn build_all<'a>(pairs: impl Iterator<Item = Pair<'a, Rule>>) -> Built<Vec<Expr>> {
+    let mut height = 0;
+    let mut out = Vec::new();
+    for p in pairs {
+        let (e, h) = build_expr(p)?;
+        height = height.max(h);
+        out.push(e);
+    }
+    Ok((out, height))
+}
+
+fn build_operand(pair: Pair<Rule>) -> Built<Expr> {
     let span = span_of(&pair);
-    let kind = match pair.as_rule() {
+    let (kind, below) = match pair.as_rule() {
         Rule::expr => return build_expr(pair),
         // Digits only: the grammar guarantees it; saturate absurdly long literals, the
         // checker bounds numbers where it matters.
-        Rule::int => ExprKind::Int(pair.as_str().parse().unwrap_or(i64::MAX)),
-        Rule::boolean => ExprKind::Bool(pair.as_str() == "true"),
-        Rule::none => ExprKind::None,
-        Rule::ident => ExprKind::Name(pair.as_str().to_string()),
-        Rule::list => ExprKind::List(inner_of(pair).map(build_expr).collect()),
+        Rule::int => (ExprKind::Int(pair.as_str().parse().unwrap_or(i64::MAX)), 0),
+        Rule::boolean => (ExprKind::Bool(pair.as_str() == "true"), 0),
+        Rule::none => (ExprKind::None, 0),
+        Rule::ident => (ExprKind::Name(pair.as_str().to_string()), 0),
+        Rule::list => {
+            let (items, height) = build_all(inner_of(pair))?;
+            (ExprKind::List(items), height)
+        }
         Rule::call => {
             let mut inner = inner_of(pair);
             let callee = name(inner.next().expect("callee"));
-            ExprKind::Call(callee, inner.map(build_expr).collect())
+            let (args, height) = build_all(inner)?;
+            (ExprKind::Call(callee, args), height)
         }
         Rule::if_expr => {
-            let mut inner = inner_of(pair);
-            let c = build_expr(inner.next().expect("cond"));
-            let t = build_expr(inner.next().expect("then"));
-            let e = build_expr(inner.next().expect("else"));
-            ExprKind::If(Box::new(c), Box::new(t), Box::new(e))
+            let (mut parts, height) = build_all(inner_of(pair))?;
+            let (e, t, c) = (parts.pop(), parts.pop(), parts.pop());
+            let (Some(c), Some(t), Some(e)) = (c, t, e) else {
+                unreachable!("`if` has a condition and two branches")
+            };
+            (ExprKind::If(Box::new(c), Box::new(t), Box::new(e)), height)
         }
         Rule::aggregate => {
             let mut inner = inner_of(pair);
             let op = AggOp::from_name(inner.next().expect("op").as_str()).expect("agg op");
             let var = name(inner.next().expect("var"));
-            let domain = Box::new(build_expr(inner.next().expect("domain")));
+            let (domain, mut height) = build_expr(inner.next().expect("domain"))?;
             // The optional `where` and `:` parts are told apart by the text between them.
-            let rest: Vec<Pair<Rule>> = inner.collect();
-            let (filter, body) = split_filter_body(rest, span);
-            ExprKind::Agg {
+            let mut filter = None;
+            let mut body = None;
+            for pair in inner {
+                let preceded_by_colon = {
+                    let before = &pair.get_input()[..pair.as_span().start()];
+                    before.trim_end().ends_with(':')
+                };
+                let (e, h) = build_expr(pair)?;
+                height = height.max(h);
+                if preceded_by_colon {
+                    body = Some(Box::new(e));
+                } else {
+                    filter = Some(Box::new(e));
+                }
+            }
+            let domain = Box::new(domain);
+            let kind = ExprKind::Agg {
                 op,
                 var,
                 domain,
                 filter,
                 body,
-            }
+            };
+            (kind, height)
         }
         rule => unreachable!("operand rule {rule:?}"),
     };
-    Expr { kind, span }
+    node(kind, span, below)
 }
 
-/// After the domain of an aggregate come up to two expressions: `where F` and `: B`.
-/// When only one is present, the source text says which it is.
-fn split_filter_body(
-    rest: Vec<Pair<Rule>>,
-    _whole: Span,
-) -> (Option<Box<Expr>>, Option<Box<Expr>>) {
-    let mut filter = None;
-    let mut body = None;
-    for pair in rest {
-        let preceded_by_colon = {
-            let before = &pair.get_input()[..pair.as_span().start()];
-            before.trim_end().ends_with(':')
-        };
-        let e = Box::new(build_expr(pair));
-        if preceded_by_colon {
-            body = Some(e);
-        } else {
-            filter = Some(e);
-        }
+fn build_block(pair: Pair<Rule>) -> Built<Vec<Stmt>> {
+    let mut height = 0;
+    let mut out = Vec::new();
+    for p in inner_of(pair).filter(|p| p.as_rule() != Rule::semicolon) {
+        let (s, h) = build_stmt(p)?;
+        height = height.max(h);
+        out.push(s);
     }
-    (filter, body)
+    Ok((out, height))
 }
 
-fn build_block(pair: Pair<Rule>) -> Vec<Stmt> {
-    inner_of(pair)
-        .filter(|p| p.as_rule() != Rule::semicolon)
-        .map(build_stmt)
-        .collect()
-}
-
-fn build_stmt(pair: Pair<Rule>) -> Stmt {
+fn build_stmt(pair: Pair<Rule>) -> Built<Stmt> {
     let span = span_of(&pair);
-    match pair.as_rule() {
+    let (stmt, below) = match pair.as_rule() {
         Rule::if_stmt => {
             let mut inner = inner_of(pair);
-            let cond = build_expr(inner.next().expect("cond"));
-            let then = build_block(inner.next().expect("then").into_inner().next().expect("b"));
-            let otherwise = match inner.next() {
-                None => Vec::new(),
-                Some(p) if p.as_rule() == Rule::if_stmt => vec![build_stmt(p)],
-                Some(p) => build_block(p.into_inner().next().expect("block")),
+            let (cond, hc) = build_expr(inner.next().expect("cond"))?;
+            let braced = inner.next().expect("then");
+            let (then, ht) = build_block(braced.into_inner().next().expect("block"))?;
+            let (otherwise, he) = match inner.next() {
+                None => (Vec::new(), 0),
+                Some(p) if p.as_rule() == Rule::if_stmt => {
+                    let (s, h) = build_stmt(p)?;
+                    (vec![s], h)
+                }
+                Some(p) => build_block(p.into_inner().next().expect("block"))?,
             };
-            Stmt::If(cond, then, otherwise)
+            (Stmt::If(cond, then, otherwise), hc.max(ht).max(he))
         }
         Rule::for_stmt => {
             let mut inner = inner_of(pair);
             let var = name(inner.next().expect("var"));
-            let domain = build_expr(inner.next().expect("domain"));
+            let (domain, mut height) = build_expr(inner.next().expect("domain"))?;
             let mut next = inner.next().expect("body");
             let filter = if next.as_rule() == Rule::expr {
-                let f = build_expr(next);
+                let (f, h) = build_expr(next)?;
+                height = height.max(h);
                 next = inner.next().expect("body");
                 Some(f)
             } else {
                 None
             };
-            let body = build_block(next.into_inner().next().expect("block"));
-            Stmt::For {
+            let (body, h) = build_block(next.into_inner().next().expect("block"))?;
+            let stmt = Stmt::For {
                 var,
                 domain,
                 filter,
                 body,
-            }
+            };
+            (stmt, height.max(h))
         }
         Rule::let_stmt => {
             let mut inner = inner_of(pair);
             let var = name(inner.next().expect("var"));
-            Stmt::Let(var, build_expr(inner.next().expect("value")))
+            let (value, h) = build_expr(inner.next().expect("value"))?;
+            (Stmt::Let(var, value), h)
         }
         Rule::assign => {
             let mut inner: Vec<Pair<Rule>> = inner_of(pair).collect();
-            let value = build_expr(inner.pop().expect("value"));
+            let (value, mut height) = build_expr(inner.pop().expect("value"))?;
             let mut it = inner.into_iter();
             let target = name(it.next().expect("target"));
-            let index = it.next().map(build_expr);
-            Stmt::Assign {
+            let (indices, h) = build_all(it)?;
+            let stmt = Stmt::Assign {
                 target,
-                index,
+                indices,
                 value,
-            }
+            };
+            height = height.max(h);
+            (stmt, height)
         }
         Rule::call => {
             let mut inner = inner_of(pair);
             let callee = name(inner.next().expect("callee"));
-            Stmt::Call(callee, inner.map(build_expr).collect(), span)
+            let (args, h) = build_all(inner)?;
+            (Stmt::Call(callee, args, span), h)
         }
         rule => unreachable!("statement rule {rule:?}"),
+    };
+    if below >= MAX_NESTING {
+        return Err(too_deep(span));
     }
+    Ok((stmt, below + 1))
 }
 
 /// Human names for grammar rules, used in "expected ..." lists.

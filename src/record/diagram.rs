@@ -12,14 +12,14 @@
 //! - an **assignment** `NAME = VALUE`: `to_move` (a seat), `turn` (from 1), `plies` (played
 //!   so far, from 0), or a
 //!   variable of the game (`passes = 1`, a player variable with its seat:
-//!   `supply(white) = 2`). A value is a number, `true`/`false`, `none`, or a cell, seat,
+//!   `supply(white) = 2`, a variable per kind with its kind, `hand(white, pawn) = 1`). A value is a number, `true`/`false`, `none`, or a cell, seat,
 //!   kind or direction by name, as the variable's type asks.
 //!
 //! Everything not given stays as at the game's start (its variables' initial values),
 //! and the stuck rule is applied to the player to move as at any turn's start.
 
 use crate::engine::board::{DIRECTIONS, direction_index};
-use crate::engine::game::Game;
+use crate::engine::game::{Game, Per};
 use crate::engine::state::{NEUTRAL, NONE, Piece, State};
 use crate::lang::types::Type;
 
@@ -161,22 +161,20 @@ fn piece(game: &Game, symbol: &str) -> Result<(u8, u8), String> {
 fn assign(game: &Game, state: &mut State, line: &str) -> Result<(), String> {
     let (target, value) = line.split_once('=').expect("a line with =");
     let (target, value) = (target.trim(), value.trim());
-    let (name, player) = match target.split_once('(') {
+    // `NAME` or `NAME(ARG, ...)`: a variable per player or kind takes its seat and kind.
+    let (name, args) = match target.split_once('(') {
         Some((name, rest)) => {
-            let seat = rest
-                .strip_suffix(')')
-                .ok_or_else(|| format!("`{target}`: expected NAME(SEAT)"))?
-                .trim();
-            let p = game
-                .players
-                .iter()
-                .position(|p| p == seat)
-                .ok_or_else(|| format!("`{seat}` is not a seat in this game"))?;
-            (name.trim(), Some(p))
+            let args = rest.strip_suffix(')').ok_or_else(|| {
+                format!("`{target}`: expected NAME(SEAT), NAME(KIND) or NAME(SEAT, KIND)")
+            })?;
+            (
+                name.trim(),
+                Some(args.split(',').map(str::trim).collect::<Vec<_>>()),
+            )
         }
         None => (target, None),
     };
-    match (name, player) {
+    match (name, &args) {
         ("to_move", None) => {
             state.to_move = self::value(game, value, Type::Player)?
                 .try_into()
@@ -203,14 +201,25 @@ fn assign(game: &Game, state: &mut State, line: &str) -> Result<(), String> {
                     names.join(", ")
                 )
             })?;
-            let slot = match (var.per_player, player) {
-                (true, Some(p)) => var.slot as usize + p,
-                (false, None) => var.slot as usize,
-                (true, None) => {
-                    return Err(format!("`{name}` is per player: `{name}(SEAT) = ...`"));
-                }
-                (false, Some(_)) => return Err(format!("`{name}` is not per player")),
-            };
+            let want = var.per.indices();
+            let args = args.as_deref().unwrap_or_default();
+            if args.len() != want.len() {
+                let form = match var.per {
+                    Per::Game => format!("one variable: `{name} = ...`"),
+                    Per::Player => format!("a variable per player: `{name}(SEAT) = ...`"),
+                    Per::Kind => format!("a variable per piece kind: `{name}(KIND) = ...`"),
+                    Per::PlayerKind => {
+                        format!("a variable per player and piece kind: `{name}(SEAT, KIND) = ...`")
+                    }
+                };
+                return Err(format!("`{name}` is {form}"));
+            }
+            let mut indices = Vec::with_capacity(args.len());
+            for (arg, ty) in args.iter().zip(want) {
+                let i = self::value(game, arg, *ty)?;
+                indices.push(usize::try_from(i).map_err(|_| format!("`{name}` of none"))?);
+            }
+            let slot = var.slot as usize + var.per.offset(&indices, game.kinds.len());
             state.vars[slot] = self::value(game, value, var.ty)?;
         }
     }

@@ -131,11 +131,120 @@ pub struct PieceSpec {
 #[serde(deny_unknown_fields)]
 pub struct VarsSpec {
     #[serde(default)]
-    pub global: BTreeMap<String, Spanned<toml::Value>>,
+    pub global: BTreeMap<String, Spanned<VarSpec>>,
     #[serde(default)]
-    pub player: BTreeMap<String, Spanned<toml::Value>>,
+    pub player: BTreeMap<String, Spanned<VarSpec>>,
     #[serde(default)]
-    pub turn: BTreeMap<String, Spanned<toml::Value>>,
+    pub turn: BTreeMap<String, Spanned<VarSpec>>,
+}
+
+/// One variable of `[vars]`: its initial value alone (`supply = 4`), or a table
+/// `{ init = ..., per = "kind" }` for a variable per piece kind or a start per seat.
+#[derive(Debug)]
+pub enum VarSpec {
+    Value(toml::Value),
+    Table {
+        init: Spanned<VarInit>,
+        per: Option<Spanned<String>>,
+    },
+}
+
+/// A variable's `init`: one value for every seat and kind, or a table by seat
+/// (`{ black = 3, white = 0 }`) or, for a variable per kind, by kind.
+#[derive(Debug)]
+pub enum VarInit {
+    Value(toml::Value),
+    Table(BTreeMap<String, Spanned<toml::Value>>),
+}
+
+/// Reads a TOML value that is either a plain value or a table, keeping the spans of the
+/// table's entries (serde's untagged enums would lose them, and with them the place of a
+/// mistake inside the table).
+struct ValueOrTable<T>(std::marker::PhantomData<T>);
+
+/// What a [`ValueOrTable`] makes of a plain value, or of a table's entries.
+trait FromTable: Sized {
+    fn from_value(value: toml::Value) -> Self;
+    fn from_table<'de, A: serde::de::MapAccess<'de>>(table: A) -> Result<Self, A::Error>;
+}
+
+impl<'de, T: FromTable> serde::de::Visitor<'de> for ValueOrTable<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a value or a table")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<T, E> {
+        Ok(T::from_value(toml::Value::Boolean(v)))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<T, E> {
+        Ok(T::from_value(toml::Value::Integer(v)))
+    }
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<T, E> {
+        i64::try_from(v)
+            .map(|v| T::from_value(toml::Value::Integer(v)))
+            .map_err(|_| E::custom(format!("`{v}` is too large for a whole number")))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<T, E> {
+        Ok(T::from_value(toml::Value::Float(v)))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<T, E> {
+        Ok(T::from_value(toml::Value::String(v.to_string())))
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<T, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(T::from_value(toml::Value::Array(items)))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, table: A) -> Result<T, A::Error> {
+        T::from_table(table)
+    }
+}
+
+impl FromTable for VarSpec {
+    fn from_value(value: toml::Value) -> Self {
+        VarSpec::Value(value)
+    }
+    fn from_table<'de, A: serde::de::MapAccess<'de>>(mut table: A) -> Result<Self, A::Error> {
+        use serde::de::Error;
+        let (mut init, mut per) = (None, None);
+        while let Some(key) = table.next_key::<String>()? {
+            match key.as_str() {
+                "init" => init = Some(table.next_value()?),
+                "per" => per = Some(table.next_value()?),
+                _ => return Err(A::Error::unknown_field(&key, &["init", "per"])),
+            }
+        }
+        let init = init.ok_or_else(|| A::Error::missing_field("init"))?;
+        Ok(VarSpec::Table { init, per })
+    }
+}
+
+impl<'de> Deserialize<'de> for VarSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ValueOrTable(std::marker::PhantomData))
+    }
+}
+
+impl FromTable for VarInit {
+    fn from_value(value: toml::Value) -> Self {
+        VarInit::Value(value)
+    }
+    fn from_table<'de, A: serde::de::MapAccess<'de>>(mut table: A) -> Result<Self, A::Error> {
+        let mut entries = BTreeMap::new();
+        while let Some((name, value)) = table.next_entry()? {
+            entries.insert(name, value);
+        }
+        Ok(VarInit::Table(entries))
+    }
+}
+
+impl<'de> Deserialize<'de> for VarInit {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ValueOrTable(std::marker::PhantomData))
+    }
 }
 
 /// `[functions.NAME]`: an expression with parameters that the file's other expressions

@@ -11,6 +11,7 @@
 pub mod bounce;
 pub mod draughts;
 pub mod go;
+pub mod minidrop;
 pub mod morris;
 pub mod reversi;
 pub mod sight;
