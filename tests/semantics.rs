@@ -537,3 +537,78 @@ notation = 'none {x}'
     all.sort();
     assert_eq!(all, ["none e1", "p b1", "p c1", "p d1", "rock a1"]);
 }
+
+#[test]
+fn leaps_and_membership_keep_their_meaning_when_read_from_cell_sets() {
+    // `leaps(c, 1, 2)` in a filter is a board mask, and `any(y in S where y == x)` is read
+    // as the set S when S does not read x: both give the cells they give walked one by one
+    // (a1 is not on its own ray; a ray from the element itself is walked, never a set).
+    let g = game(
+        &two_players(
+            r#"
+[[setup]]
+put = "p"
+owner = "a"
+at = ["c3", "b1"]
+
+[[setup]]
+put = "p"
+owner = "b"
+at = ["d5", "c4"]
+
+[[actions]]
+name = "leap"
+choose = ['to in leaps(c3, 1, 2) where owner(to) != me']
+notation = 'leap {to}'
+
+[[actions]]
+name = "leap as a set"
+choose = ['to in cells where owner(to) != me && any(y in leaps(c3, 1, 2) where y == to)']
+notation = 'in leaps {to}'
+
+[[actions]]
+name = "slide or the blocker"
+choose = ['to in cells where any(y in slide(c3, n) where y == to) || to == first(x in ray(c3, n) where !empty(x))']
+notation = 'north {to}'
+
+[[actions]]
+name = "not on the diagonal"
+choose = ['to in cells where empty(to) && rank(to) == 1 && !any(y in ray(a1, ne) where y == to)']
+notation = 'off {to}'
+
+[[actions]]
+name = "a set that reads the element"
+choose = ['to in cells where any(y in ray(to, n) where y == to)']
+notation = 'never {to}'
+"#,
+        )
+        .replace("files = 3\nranks = 1", "files = 5\nranks = 5"),
+    );
+    let mut all = texts(&g, &g.start());
+    all.sort();
+    let expected: Vec<String> = [
+        "in leaps a2",
+        "in leaps a4",
+        "in leaps b5",
+        "in leaps d1",
+        "in leaps d5",
+        "in leaps e2",
+        "in leaps e4",
+        "leap a2",
+        "leap a4",
+        "leap b5",
+        "leap d1",
+        "leap d5",
+        "leap e2",
+        "leap e4",
+        "north c4",
+        "off a1",
+        "off c1",
+        "off d1",
+        "off e1",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    assert_eq!(all, expected);
+}

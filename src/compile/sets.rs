@@ -18,7 +18,7 @@ use crate::engine::board::{Board, ORTHOGONAL};
 use crate::engine::eval::arith;
 use crate::engine::game::Game;
 use crate::engine::natives;
-use crate::engine::program::{Choice, Domain, Node, Op, SetBound, SetExpr};
+use crate::engine::program::{Aggregate, Choice, Domain, Node, Op, SetBound, SetExpr};
 use crate::engine::stack_test::{MAX_TESTS, StackTests};
 use crate::lang::ast::{AggOp, BinOp, balanced};
 
@@ -307,6 +307,14 @@ impl Pass<'_> {
                 self.board.make_rays();
                 SetExpr::Slide(Box::new(args[0].clone()), Box::new(args[1].clone()))
             }
+            Domain::Native(native, args) if native.name == "leaps" && !ordered => {
+                match (&args[1], &args[2]) {
+                    (Node::Const(a), Node::Const(b)) => {
+                        SetExpr::Leaps(Box::new(args[0].clone()), self.board.leap_table(*a, *b))
+                    }
+                    _ => return,
+                }
+            }
             Domain::Native(native, args) if native.name == "adjacent" && !ordered => {
                 let cell = Box::new(args[0].clone());
                 match args.get(1).unwrap_or(&Node::Const(0xff)) {
@@ -383,6 +391,7 @@ impl Pass<'_> {
                 let (a, b) = (self.set(a, x), self.set(b, x));
                 a.zip(b).map(|(a, b)| SetExpr::Or(Box::new(a), Box::new(b)))
             }
+            Node::Agg(agg) => member(agg, x),
             _ => None,
         };
         if structural.as_ref().is_some_and(by_height) {
@@ -474,6 +483,7 @@ fn set_bound(set: &SetExpr, links: u32, side: u32) -> SetBound {
     let cap = |s: &SetExpr| match s {
         SetExpr::Single(_) => Some(1),
         SetExpr::Adjacent(..) | SetExpr::Neighbours(..) => Some(links),
+        SetExpr::Leaps(..) => Some(8),
         SetExpr::Ray(..) | SetExpr::Slide(..) => Some(side),
         _ => None,
     };
@@ -571,6 +581,36 @@ fn by_height(set: &SetExpr) -> bool {
         SetExpr::Or(a, b) => by_height(a) || by_height(b),
         _ => false,
     }
+}
+
+/// `any(y in S where y == x)`, S a set of cells that reads no `x` (already narrowed, so
+/// `y == x` is its term `Single(x)`): whether `x` is in S, which as a filter on `x` is S.
+fn member(agg: &Aggregate, x: u16) -> Option<SetExpr> {
+    if agg.op != AggOp::Any || agg.filter.is_some() || agg.body.is_some() || agg.along.is_some() {
+        return None;
+    }
+    let Domain::Cells(set) = &agg.domain else {
+        return None;
+    };
+    let terms: Vec<(bool, SetExpr)> = match set {
+        SetExpr::Conj(terms) => terms.to_vec(),
+        s => vec![(false, s.clone())],
+    };
+    let is_x =
+        |s: &SetExpr| matches!(s, SetExpr::Single(n) if matches!(**n, Node::Local(v) if v == x));
+    let at = terms.iter().position(|(negated, t)| !negated && is_x(t))?;
+    let rest: Vec<(bool, SetExpr)> = terms
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| *i != at)
+        .map(|(_, t)| t)
+        .collect();
+    if rest.iter().any(|(_, t)| t.reads_any(&[x])) {
+        return None;
+    }
+    Some(rest.into_iter().fold(SetExpr::All, |acc, (negated, t)| {
+        and(acc, if negated { complement(t) } else { t })
+    }))
 }
 
 /// `a && b` as sets: one chain of terms, dropping every cell and a lone positive term's

@@ -75,6 +75,8 @@ pub struct Board {
     /// Per direction set a game's filters use: that set, and per cell the words of the
     /// cells linked to it through those directions.
     neighbours: Vec<(u8, Vec<u64>)>,
+    /// Per `(a, b)` a leaper's moves, per cell the words of the cells it reaches.
+    leap_tables: Vec<((i64, i64), Vec<u64>)>,
     /// Sets of cells fixed by the board alone (see [`Board::add_mask`]), `words` each.
     masks: Vec<u64>,
     /// Per cell and direction, the words of the cells its ray meets (see [`Board::ray`]);
@@ -117,6 +119,7 @@ impl Board {
             all: cellset::below(coords_len, words),
             steps: [(0, 0, 0); 8],
             neighbours: Vec::new(),
+            leap_tables: Vec::new(),
             masks: Vec::new(),
             rays: Vec::new(),
         }
@@ -283,6 +286,36 @@ impl Board {
     pub fn neighbours(&self, table: u16, cell: CellId) -> &[u64] {
         let w = self.words;
         &self.neighbours[table as usize].1[cell as usize * w..(cell as usize + 1) * w]
+    }
+
+    /// The number of the table of cells a leaper reaches (`leaps(c, a, b)`: `a` files and
+    /// `b` ranks away, or `b` files and `a` ranks), made if it is new.
+    pub fn leap_table(&mut self, a: i64, b: i64) -> u16 {
+        if let Some(i) = self.leap_tables.iter().position(|(k, _)| *k == (a, b)) {
+            return i as u16;
+        }
+        let w = self.words;
+        let mut masks = vec![0u64; self.len() * w];
+        for (cell, &(file, rank)) in self.coords.iter().enumerate() {
+            for (df, dr) in [(a, b), (b, a)] {
+                for (sf, sr) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                    let (f, r) = (file as i64 + sf * df, rank as i64 + sr * dr);
+                    if let Some(x) = self.at(f, r)
+                        && x as usize != cell
+                    {
+                        cellset::insert(&mut masks[cell * w..(cell + 1) * w], x as usize);
+                    }
+                }
+            }
+        }
+        self.leap_tables.push(((a, b), masks));
+        (self.leap_tables.len() - 1) as u16
+    }
+
+    /// The cells a leaper reaches from `cell`, from the table [`Board::leap_table`] made.
+    pub fn leaps(&self, table: u16, cell: CellId) -> &[u64] {
+        let w = self.words;
+        &self.leap_tables[table as usize].1[cell as usize * w..(cell as usize + 1) * w]
     }
 
     /// Keeps the cells for which `holds(file, rank)` as a mask and returns its number (the

@@ -497,6 +497,10 @@ fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W] 
             }
             s
         }
+        SetExpr::Leaps(x, table) => match eval(x, c, locals) {
+            x if x >= 0 => words(board.leaps(*table, x as CellId)),
+            _ => [0; W],
+        },
         SetExpr::Neighbours(x, table) => match eval(x, c, locals) {
             x if x >= 0 => words(board.neighbours(*table, x as CellId)),
             _ => [0; W],

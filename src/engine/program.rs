@@ -115,7 +115,7 @@ impl SetExpr {
             | SetExpr::When(n)
             | SetExpr::HeightIs(n) => n.reads_any(slots),
             SetExpr::Adjacent(a, b) => a.reads_any(slots) || b.reads_any(slots),
-            SetExpr::Neighbours(a, _) => a.reads_any(slots),
+            SetExpr::Neighbours(a, _) | SetExpr::Leaps(a, _) => a.reads_any(slots),
             SetExpr::Ray(a, b) | SetExpr::Slide(a, b) | SetExpr::Group(a, b) => {
                 a.reads_any(slots) || b.reads_any(slots)
             }
@@ -140,7 +140,7 @@ impl SetExpr {
             | SetExpr::Single(n)
             | SetExpr::HeightIs(n) => n.is_fixed(),
             SetExpr::Adjacent(a, b) => a.is_fixed() && b.is_fixed(),
-            SetExpr::Neighbours(a, _) => a.is_fixed(),
+            SetExpr::Neighbours(a, _) | SetExpr::Leaps(a, _) => a.is_fixed(),
             SetExpr::Ray(a, b) | SetExpr::Slide(a, b) | SetExpr::Group(a, b) => {
                 a.is_fixed() && b.is_fixed()
             }
@@ -224,6 +224,9 @@ pub enum SetExpr {
     /// `adjacent(cell, D)` for a constant direction set: the board's precomputed
     /// neighbour masks number `table` (see `Board::neighbour_table`).
     Neighbours(Box<Node>, u16),
+    /// `leaps(cell, a, b)` for constant `a` and `b`: the board's precomputed leap masks
+    /// number `table` (see `Board::leap_table`).
+    Leaps(Box<Node>, u16),
     /// A set of cells fixed by the board alone (a condition on `file(x)` and `rank(x)`):
     /// the board's precomputed mask number `i` (see `Board::mask`).
     Mask(u16),
