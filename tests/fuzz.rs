@@ -409,3 +409,27 @@ fn functions_calling_functions_are_bounded_once_expanded() {
         "{error}"
     );
 }
+
+#[test]
+fn a_function_of_thousands_of_parameters_is_bounded_where_it_is_called() {
+    // Each parameter binds its argument around the body: a level of its own once expanded
+    // (40,000 of them fit in a file of 1 MiB, and overflowed the stack evaluating them).
+    let params = 40_000;
+    let names: Vec<String> = (0..params).map(|i| format!("\"p{i}: number\"")).collect();
+    let args = vec!["groups(me)"; params].join(", ");
+    let mut text = bounce_scored(&format!("wide({args})"));
+    text.push_str(&format!(
+        "\n[functions.wide]\nparams = [{}]\nvalue = '{}'\n",
+        names.join(", "),
+        (0..params)
+            .map(|i| format!("p{i}"))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    ));
+    let error = compile_and_play(text).expect_err("nested too deeply once expanded");
+    assert!(error.contains("deep.toml:"), "{error}");
+    assert!(
+        error.contains("once its function calls are expanded"),
+        "{error}"
+    );
+}

@@ -173,16 +173,16 @@ impl<'a> Scope<'a> {
 
     /// Compiles an expression and infers its type.
     pub fn expr(&mut self, e: &Expr) -> Result<(Node, Type), LangError> {
-        self.nest(e.span)?;
+        self.nest(e.span, 1)?;
         let checked = self.expr_here(e);
         self.nesting -= 1;
         checked
     }
 
-    /// One level deeper, refused past [`MAX_NESTING`]: every later stage recurses over
+    /// `levels` deeper, refused past [`MAX_NESTING`]: every later stage recurses over
     /// the compiled nodes as deep as this goes.
-    fn nest(&mut self, span: Span) -> Result<(), LangError> {
-        if self.nesting >= MAX_NESTING {
+    fn nest(&mut self, span: Span, levels: usize) -> Result<(), LangError> {
+        if self.nesting + levels > MAX_NESTING {
             return Err(LangError::new(
                 span,
                 format!(
@@ -191,7 +191,7 @@ impl<'a> Scope<'a> {
             )
             .help("work inner parts out with `let` bindings, or call fewer functions inside one another"));
         }
-        self.nesting += 1;
+        self.nesting += levels;
         Ok(())
     }
 
@@ -443,9 +443,12 @@ impl<'a> Scope<'a> {
             self.locals.push((name.text.clone(), *ty, slot));
             slots.push(slot);
         }
+        // The body is wrapped in one binding per parameter, each a level of its own.
+        self.nest(span, f.params.len())?;
         self.calling.push(f.name.clone());
         let body = self.expr(&f.body);
         self.calling.pop();
+        self.nesting -= f.params.len();
         self.locals = outer;
         self.next_slot = outer_next;
         self.floor = outer_floor;
@@ -715,7 +718,7 @@ impl<'a> Scope<'a> {
     }
 
     fn statement(&mut self, s: &Stmt) -> Result<Op, LangError> {
-        self.nest(s.span())?;
+        self.nest(s.span(), 1)?;
         let checked = self.statement_here(s);
         self.nesting -= 1;
         checked

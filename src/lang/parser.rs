@@ -1,4 +1,5 @@
-//! The pest parser for the expression language, folded into the AST with a Pratt parser.
+//! The pest parser for the expression language, folded into the AST by precedence, with
+//! chains of one associative operator balanced and nesting bounded ([`MAX_NESTING`]).
 //!
 //! Syntax errors come back as a [`SyntaxError`] with a span inside the expression text and
 //! a human list of what was expected there (rule names are renamed, never shown raw).
@@ -669,6 +670,27 @@ mod tests {
         assert_eq!(show(&e), "(((((1 + (2 * 3)) - 4) == 3) && (!a)) || b)");
         let e = parse_expression("-a % 2 != 0 and not b or c").unwrap();
         assert_eq!(show(&e), "(((((-a) % 2) != 0) && (!b)) || c)");
+    }
+
+    #[test]
+    fn a_chain_of_one_associative_operator_is_balanced_and_others_fold_left() {
+        let e = parse_expression("a && b && c").unwrap();
+        assert_eq!(show(&e), "((a && b) && c)");
+        let e = parse_expression("a && b && c && d || e").unwrap();
+        assert_eq!(show(&e), "(((a && b) && (c && d)) || e)");
+        let e = parse_expression("a - b + c + d + e - f").unwrap();
+        assert_eq!(show(&e), "((((a - b) + c) + (d + e)) - f)");
+        let long = vec!["x"; 4096].join(" + ");
+        let e = parse_expression(&long).unwrap();
+        let depth = |mut e: &Expr| {
+            let mut d = 1;
+            while let ExprKind::Binary(_, a, _) = &e.kind {
+                e = a;
+                d += 1;
+            }
+            d
+        };
+        assert_eq!(depth(&e), 13);
     }
 
     #[test]
