@@ -17,6 +17,7 @@ fn bots_are_deterministic_for_a_seed() {
         "greedy",
         "alphabeta:depth=2",
         "mcts:iters=30,playout=40",
+        "mcts:iters=30,playout=40,threads=2",
     ] {
         let game_with = |seed: u64| {
             let mut players: Vec<Box<dyn Bot>> = (0..2)
@@ -330,4 +331,75 @@ fn a_match_refuses_absurd_worker_counts_and_keeps_its_table_whatever_the_threads
     };
     assert_eq!(table(1), table(2));
     assert_eq!(table(1).iter().map(|r| r.1).sum::<usize>(), 18);
+}
+
+#[test]
+fn mcts_with_one_thread_is_the_serial_search_and_two_threads_stay_deterministic() {
+    let g = game("tictactoe", &[]);
+    let plies = |spec: &str| {
+        let mut bot = bots::from_spec(spec, 9).unwrap();
+        let mut s = g.start();
+        let mut texts = Vec::new();
+        while s.outcome.is_none() {
+            let ply = bot.choose(&g, &s).unwrap();
+            texts.push(g.notation(&s, &ply));
+            g.play(&mut s, &ply);
+        }
+        texts
+    };
+    assert_eq!(plies("mcts:iters=300"), plies("mcts:iters=300,threads=1"));
+    assert_eq!(
+        plies("mcts:iters=300,threads=2"),
+        plies("mcts:iters=300,threads=2")
+    );
+}
+
+#[test]
+fn mcts_keeps_the_subtree_of_the_ply_played_and_only_that() {
+    use rulebook::bots::mcts::{Budget, MctsBot};
+    let g = game("tictactoe", &[]);
+    let start = g.start();
+    let mut bot = MctsBot::new(7, Budget::Iterations(500));
+    let first = bot.search(&g, &start).0.unwrap();
+    assert_eq!(first.total, 500);
+    let mut next = start.clone();
+    g.play(&mut next, &first.ply);
+    // Every visit to the ply's node but the one that created it went on to one of its
+    // children, which become the root's: the new search starts from those.
+    let second = bot.search(&g, &next).0.unwrap();
+    assert_eq!(second.total, first.visits - 1 + 500);
+    // A position that does not follow the last one searched starts a fresh tree.
+    let again = bot.search(&g, &start).0.unwrap();
+    assert_eq!(again.total, 500);
+    let fresh = MctsBot::new(7, Budget::Iterations(500)).search(&g, &next).0;
+    assert_eq!(fresh.unwrap().total, 500);
+}
+
+#[test]
+fn mcts_stops_at_its_time_budget_by_the_clock_readings_and_always_has_a_ply() {
+    use rulebook::bots::Clock;
+    use rulebook::bots::mcts::{Budget, MctsBot, Settings};
+    use std::time::Duration;
+    // A stepped clock moves 1 ms at each reading, so a 50 ms budget is 49 readings that
+    // let an iteration run and the 50th that stops the search, per thread.
+    let step = Clock::Stepped(Duration::from_millis(1));
+    let g = game("tictactoe", &[]);
+    for threads in [1, 2] {
+        let settings = Settings {
+            threads,
+            ..Settings::default()
+        };
+        let mut bot = MctsBot::with_settings(1, Budget::Time(Duration::from_millis(50)), settings)
+            .with_clock(step);
+        let (advice, iterations) = bot.search(&g, &g.start());
+        assert_eq!(iterations, 49 * threads as u64);
+        assert_eq!(advice.unwrap().total, 49 * threads as u64);
+    }
+    // VLKNO's 2,280 opening plies are ordered with a reading every 64: a 10 ms budget is
+    // spent before they are all judged, and the search still answers with one iteration.
+    let g = game("vlkno", &[]);
+    let mut bot = MctsBot::new(1, Budget::Time(Duration::from_millis(10))).with_clock(step);
+    let (advice, iterations) = bot.search(&g, &g.start());
+    assert_eq!(iterations, 1);
+    assert!(advice.is_some());
 }
