@@ -518,3 +518,31 @@ fn alphabeta_and_mcts_never_lose_at_tic_tac_toe_against_a_perfect_player() {
         }
     }
 }
+
+#[test]
+fn alphabeta_stops_deepening_when_its_clock_readings_run_out() {
+    use rulebook::bots::Clock;
+    use rulebook::bots::alphabeta::{AlphaBetaBot, Budget};
+    use std::time::Duration;
+    // The clock is read at every inner node and moves 1 ms a reading. In tic-tac-toe's
+    // opening, depth 1 reads it 0 times, depth 2 nine times, depth 3 81 more: a 5 ms
+    // budget runs out during depth 2 and a 20 ms one during depth 3, and the ply played
+    // is the one the deepest finished iteration chose.
+    let g = game("tictactoe", &[]);
+    let s = g.start();
+    let timed = |seed, ms| {
+        AlphaBetaBot::new(seed, Budget::Time(Duration::from_millis(ms)))
+            .with_clock(Clock::Stepped(Duration::from_millis(1)))
+            .choose(&g, &s)
+            .unwrap()
+    };
+    let deep = |seed, depth| {
+        AlphaBetaBot::new(seed, Budget::Depth(depth))
+            .choose(&g, &s)
+            .unwrap()
+    };
+    for seed in 0..8 {
+        assert_eq!(timed(seed, 5), deep(seed, 1), "seed {seed}");
+        assert_eq!(timed(seed, 20), deep(seed, 2), "seed {seed}");
+    }
+}
