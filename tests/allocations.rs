@@ -88,3 +88,40 @@ fn random_plies_allocate_nothing() {
         );
     }
 }
+
+#[test]
+fn mcts_iterations_allocate_little_beyond_their_playouts() {
+    use rulebook::bots::mcts::{Budget, MctsBot};
+    // A warm-up search sets up the scratch positions and orders the root's plies; the
+    // second search of the same position grows the same tree. What an iteration may still
+    // allocate: the end of its playout (winners and scores), a ply's list when a wide node
+    // is ordered (once per node, at 32 visits), and the tree's vectors as they double:
+    // less than one allocation an iteration beyond what its playout allocates.
+    for (name, params) in [
+        ("bounce", &[("size", "6")][..]),
+        ("staqs", &[][..]),
+        ("vlkno", &[][..]),
+    ] {
+        let g = game(name, params);
+        let mut bot = MctsBot::new(1, Budget::Iterations(1000));
+        let s = g.start();
+        bot.search(&g, &s);
+        let before = allocations();
+        let (_, iterations) = bot.search(&g, &s);
+        let counted = allocations() - before;
+        // As many playouts from the start, alone, for comparison.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        let mut scratch = s.clone();
+        let before = allocations();
+        for _ in 0..iterations {
+            scratch.clone_from(&s);
+            g.playout(&mut scratch, &mut rng, 300);
+        }
+        let playouts = allocations() - before;
+        assert!(
+            counted < playouts + iterations,
+            "{name}: {counted} allocations in {iterations} iterations, {playouts} in as many \
+             playouts"
+        );
+    }
+}

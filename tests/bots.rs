@@ -1,6 +1,10 @@
 //! Bots: deterministic for a seed; every bot takes the one winning ply among many, the
 //! search bots avoid handing over a win and beat random by a clear margin.
 
+use std::collections::HashMap;
+
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
 use rulebook::bots::greedy::GreedyBot;
 use rulebook::bots::random::RandomBot;
 use rulebook::bots::{self, Bot};
@@ -17,6 +21,7 @@ fn bots_are_deterministic_for_a_seed() {
         "greedy",
         "alphabeta:depth=2",
         "mcts:iters=30,playout=40",
+        "mcts:iters=30,playout=40,threads=2",
     ] {
         let game_with = |seed: u64| {
             let mut players: Vec<Box<dyn Bot>> = (0..2)
@@ -261,10 +266,11 @@ fn every_bot_finds_the_one_winning_ply_among_many() {
 }
 
 #[test]
-fn search_bots_avoid_a_loss_in_two() {
+fn greedy_and_alphabeta_avoid_a_loss_in_two() {
     // Bounce 6x6 positions where no ply wins at once, at least 12 plies are legal, and at
     // most a third of them do not hand the opponent a win: alpha-beta must pick one of
-    // those few. (MCTS with 2,000 iterations does not reliably: it needs a solver.)
+    // those few, and so must greedy, which checks the replies of the plies it likes best.
+    // (MCTS with 2,000 iterations does not reliably: it needs a solver.)
     let g = game("bounce", &[("size", "6")]);
     let positions = find_positions(&g, 3, |s, legal| {
         if legal.len() < 12 || legal.iter().any(|p| wins(&g, s, p, s.to_move)) {
@@ -274,11 +280,39 @@ fn search_bots_avoid_a_loss_in_two() {
         safe >= 1 && safe * 3 <= legal.len()
     });
     for (i, s) in positions.iter().enumerate() {
-        for spec in ["alphabeta:depth=2", "alphabeta:ms=200"] {
+        for spec in ["greedy", "alphabeta:depth=2", "alphabeta:ms=200"] {
             let ply = bots::from_spec(spec, 5).unwrap().choose(&g, s).unwrap();
             assert!(
                 !hands_a_win(&g, s, &ply),
                 "position {i}: {spec} played {}, which hands the opponent a win\n{}",
+                g.notation(s, &ply),
+                rulebook::render::board::render(&g, s)
+            );
+        }
+    }
+}
+
+#[test]
+fn greedy_refuses_a_ply_that_hands_a_win_in_clobber_where_its_eval_cannot_see_it() {
+    // Clobber's last mover wins; positions with at least 4 plies, none winning at once,
+    // where at most half do not let the opponent move last at once.
+    let g = game("clobber", &[]);
+    let positions = find_positions(&g, 3, |s, legal| {
+        if legal.len() < 4 || legal.iter().any(|p| wins(&g, s, p, s.to_move)) {
+            return false;
+        }
+        let safe = legal.iter().filter(|p| !hands_a_win(&g, s, p)).count();
+        safe >= 1 && safe * 2 <= legal.len()
+    });
+    for (i, s) in positions.iter().enumerate() {
+        for seed in 0..4 {
+            let ply = bots::from_spec("greedy", seed)
+                .unwrap()
+                .choose(&g, s)
+                .unwrap();
+            assert!(
+                !hands_a_win(&g, s, &ply),
+                "position {i}, seed {seed}: greedy played {}\n{}",
                 g.notation(s, &ply),
                 rulebook::render::board::render(&g, s)
             );
@@ -330,4 +364,185 @@ fn a_match_refuses_absurd_worker_counts_and_keeps_its_table_whatever_the_threads
     };
     assert_eq!(table(1), table(2));
     assert_eq!(table(1).iter().map(|r| r.1).sum::<usize>(), 18);
+}
+
+#[test]
+fn mcts_with_one_thread_is_the_serial_search_and_two_threads_stay_deterministic() {
+    let g = game("tictactoe", &[]);
+    let plies = |spec: &str| {
+        let mut bot = bots::from_spec(spec, 9).unwrap();
+        let mut s = g.start();
+        let mut texts = Vec::new();
+        while s.outcome.is_none() {
+            let ply = bot.choose(&g, &s).unwrap();
+            texts.push(g.notation(&s, &ply));
+            g.play(&mut s, &ply);
+        }
+        texts
+    };
+    assert_eq!(plies("mcts:iters=300"), plies("mcts:iters=300,threads=1"));
+    assert_eq!(
+        plies("mcts:iters=300,threads=2"),
+        plies("mcts:iters=300,threads=2")
+    );
+}
+
+#[test]
+fn mcts_keeps_the_subtree_of_the_ply_played_and_only_that() {
+    use rulebook::bots::mcts::{Budget, MctsBot};
+    let g = game("tictactoe", &[]);
+    let start = g.start();
+    let mut bot = MctsBot::new(7, Budget::Iterations(500));
+    let first = bot.search(&g, &start).0.unwrap();
+    assert_eq!(first.total, 500);
+    let mut next = start.clone();
+    g.play(&mut next, &first.ply);
+    // Every visit to the ply's node but the one that created it went on to one of its
+    // children, which become the root's: the new search starts from those.
+    let second = bot.search(&g, &next).0.unwrap();
+    assert_eq!(second.total, first.visits - 1 + 500);
+    // A position that does not follow the last one searched starts a fresh tree.
+    let again = bot.search(&g, &start).0.unwrap();
+    assert_eq!(again.total, 500);
+    let fresh = MctsBot::new(7, Budget::Iterations(500)).search(&g, &next).0;
+    assert_eq!(fresh.unwrap().total, 500);
+}
+
+#[test]
+fn mcts_stops_at_its_time_budget_by_the_clock_readings_and_always_has_a_ply() {
+    use rulebook::bots::Clock;
+    use rulebook::bots::mcts::{Budget, MctsBot, Settings};
+    use std::time::Duration;
+    // A stepped clock moves 1 ms at each reading, so a 50 ms budget is 49 readings that
+    // let an iteration run and the 50th that stops the search, per thread.
+    let step = Clock::Stepped(Duration::from_millis(1));
+    let g = game("tictactoe", &[]);
+    for threads in [1, 2] {
+        let settings = Settings {
+            threads,
+            ..Settings::default()
+        };
+        let mut bot = MctsBot::with_settings(1, Budget::Time(Duration::from_millis(50)), settings)
+            .with_clock(step);
+        let (advice, iterations) = bot.search(&g, &g.start());
+        assert_eq!(iterations, 49 * threads as u64);
+        assert_eq!(advice.unwrap().total, 49 * threads as u64);
+    }
+    // VLKNO's 2,280 opening plies are ordered with a reading every 64: a 10 ms budget is
+    // spent before they are all judged, and the search still answers with one iteration.
+    let g = game("vlkno", &[]);
+    let mut bot = MctsBot::new(1, Budget::Time(Duration::from_millis(10))).with_clock(step);
+    let (advice, iterations) = bot.search(&g, &g.start());
+    assert_eq!(iterations, 1);
+    assert!(advice.is_some());
+}
+
+/// Tic-tac-toe's value for `me` under perfect play from `s`: 1 a win, 0 a draw, -1 a
+/// loss; memoised by the drawn board, which shows the player to move.
+fn perfect_value(g: &Game, s: &State, me: u8, memo: &mut HashMap<(String, u8), i8>) -> i8 {
+    if let Some(o) = &s.outcome {
+        return match () {
+            _ if o.winners.is_empty() => 0,
+            _ if o.winners.contains(&me) => 1,
+            _ => -1,
+        };
+    }
+    let key = (rulebook::render::board::render(g, s), me);
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let values = g.legal_plies(s).into_iter().map(|ply| {
+        let mut next = s.clone();
+        g.play(&mut next, &ply);
+        perfect_value(g, &next, me, memo)
+    });
+    let v = if s.to_move == me {
+        values.max()
+    } else {
+        values.min()
+    }
+    .expect("a legal ply");
+    memo.insert(key, v);
+    v
+}
+
+#[test]
+fn alphabeta_and_mcts_never_lose_at_tic_tac_toe_against_a_perfect_player() {
+    // The perfect player picks, by its seed, among the plies that keep its perfect-play
+    // value; each bot plays both seats against eight of its seeds.
+    let g = game("tictactoe", &[]);
+    let mut memo = HashMap::new();
+    for spec in ["alphabeta:depth=9", "mcts:iters=5000"] {
+        for seed in 0..16u64 {
+            let seat = (seed % 2) as u8;
+            let mut bot = bots::from_spec(spec, seed).unwrap();
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut s = g.start();
+            let mut texts = Vec::new();
+            while s.outcome.is_none() {
+                let ply = if s.to_move == seat {
+                    bot.choose(&g, &s).unwrap()
+                } else {
+                    let me = s.to_move;
+                    let legal = g.legal_plies(&s);
+                    let values: Vec<i8> = legal
+                        .iter()
+                        .map(|p| {
+                            let mut next = s.clone();
+                            g.play(&mut next, p);
+                            perfect_value(&g, &next, me, &mut memo)
+                        })
+                        .collect();
+                    let top = *values.iter().max().unwrap();
+                    let best: Vec<&Ply> = legal
+                        .iter()
+                        .zip(&values)
+                        .filter(|(_, v)| **v == top)
+                        .map(|(p, _)| p)
+                        .collect();
+                    best[rng.random_range(0..best.len())].clone()
+                };
+                texts.push(g.notation(&s, &ply));
+                g.play(&mut s, &ply);
+            }
+            let lost = s
+                .outcome
+                .as_ref()
+                .is_some_and(|o| !o.winners.is_empty() && !o.winners.contains(&seat));
+            assert!(
+                !lost,
+                "{spec} as {} lost: {}",
+                g.players[seat as usize],
+                texts.join(" ")
+            );
+        }
+    }
+}
+
+#[test]
+fn alphabeta_stops_deepening_when_its_clock_readings_run_out() {
+    use rulebook::bots::Clock;
+    use rulebook::bots::alphabeta::{AlphaBetaBot, Budget};
+    use std::time::Duration;
+    // The clock is read at every inner node and moves 1 ms a reading. In tic-tac-toe's
+    // opening, depth 1 reads it 0 times, depth 2 nine times, depth 3 81 more: a 5 ms
+    // budget runs out during depth 2 and a 20 ms one during depth 3, and the ply played
+    // is the one the deepest finished iteration chose.
+    let g = game("tictactoe", &[]);
+    let s = g.start();
+    let timed = |seed, ms| {
+        AlphaBetaBot::new(seed, Budget::Time(Duration::from_millis(ms)))
+            .with_clock(Clock::Stepped(Duration::from_millis(1)))
+            .choose(&g, &s)
+            .unwrap()
+    };
+    let deep = |seed, depth| {
+        AlphaBetaBot::new(seed, Budget::Depth(depth))
+            .choose(&g, &s)
+            .unwrap()
+    };
+    for seed in 0..8 {
+        assert_eq!(timed(seed, 5), deep(seed, 1), "seed {seed}");
+        assert_eq!(timed(seed, 20), deep(seed, 2), "seed {seed}");
+    }
 }

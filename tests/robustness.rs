@@ -463,7 +463,7 @@ fn every_numeric_option_out_of_its_range_is_refused_not_clamped_or_run() {
         ),
         (
             "mcts:c=101",
-            "mcts option `c=101` must be a number from 0 to 100",
+            "bot option `c=101` of `mcts`: it must be from 0 to 100",
         ),
         (
             "alphabeta:depth=0",

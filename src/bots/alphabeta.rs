@@ -7,7 +7,7 @@
 //! transposition table under the position's Zobrist hash.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -15,7 +15,7 @@ use rand::seq::SliceRandom;
 use rustc_hash::FxHashMap;
 
 use super::spec::Spec;
-use super::{Bot, heuristic};
+use super::{Bot, Clock, Timer, heuristic};
 use crate::engine::game::{Game, Ply};
 use crate::engine::state::State;
 
@@ -46,6 +46,7 @@ const MAX_TABLE: usize = 2_000_000;
 pub struct AlphaBetaBot {
     rng: Xoshiro256PlusPlus,
     budget: Budget,
+    clock: Clock,
 }
 
 /// What the table remembers of a searched position.
@@ -69,8 +70,10 @@ struct Search<'a> {
     game: &'a Game,
     me: u8,
     table: FxHashMap<u64, Entry>,
-    deadline: Option<Instant>,
-    /// Set from outside (Ctrl-C in `play`) to stop the search like the deadline does.
+    /// The time spent, read at every inner node, and the budget, if it is one of time.
+    timer: Timer,
+    limit: Option<Duration>,
+    /// Set from outside (Ctrl-C in `play`) to stop the search like the time budget does.
     stop: &'a AtomicBool,
     out_of_time: bool,
 }
@@ -80,7 +83,14 @@ impl AlphaBetaBot {
         AlphaBetaBot {
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             budget,
+            clock: Clock::Real,
         }
+    }
+
+    /// The same bot reading the time from `clock` (tests of the budget logic).
+    pub fn with_clock(mut self, clock: Clock) -> AlphaBetaBot {
+        self.clock = clock;
+        self
     }
 
     /// A bot from a spec's options: `depth=N` or `ms=N` (default depth 3).
@@ -136,8 +146,8 @@ pub fn zobrist(state: &State) -> u64 {
 
 impl Search<'_> {
     fn time_is_up(&mut self) -> bool {
-        if let Some(deadline) = self.deadline
-            && Instant::now() >= deadline
+        if let Some(limit) = self.limit
+            && self.timer.elapsed() >= limit
         {
             self.out_of_time = true;
         }
@@ -254,15 +264,16 @@ impl Bot for AlphaBetaBot {
         }
         // The seed breaks ties: equal plies are met in a seeded order, the first kept.
         plies.shuffle(&mut self.rng);
-        let (max_depth, deadline) = match self.budget {
+        let (max_depth, limit) = match self.budget {
             Budget::Depth(d) => (d, None),
-            Budget::Time(t) => (MAX_DEPTH, Some(Instant::now() + t)),
+            Budget::Time(t) => (MAX_DEPTH, Some(t)),
         };
         let mut search = Search {
             game,
             me: state.to_move,
             table: FxHashMap::default(),
-            deadline,
+            timer: Timer::start(self.clock),
+            limit,
             stop,
             out_of_time: false,
         };

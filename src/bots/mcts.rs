@@ -1,61 +1,159 @@
-//! The MCTS bot: UCT over plies with random playouts.
+//! The MCTS bot: UCT over plies with random playouts, built to work where a turn has
+//! thousands of plies as well as where it has three.
 //!
 //! Rewards are one value per player (1 for a win, shared equally in a draw or when a
-//! playout reaches its cap) and every node keeps the sum for each player; a node is
-//! chosen by the player who moves at its parent (max^n). So 3 or 4 players, and turns of
-//! several plies by the same player, need no special case. The move played is the most
-//! visited child of the root.
+//! playout reaches its cap); a node keeps the sum of the rewards of the player who chose
+//! it, and a child is chosen by the player who moves at its parent (max^n). So 3 or 4
+//! players, and turns of several plies by the same player, need no special case.
+//!
+//! Plain UCT tries every ply of a node once before it tries any twice, so with VLKNO's
+//! 2,280 opening plies two thousand iterations are spent one each on different children
+//! and say nothing. Here:
+//!
+//! - **progressive widening**: a node with `n` visits has at most `ceil(widen·√n)`
+//!   children, so visits go deeper into the plies tried instead of being spread over
+//!   untried ones;
+//! - **priors**: the root, and any node once it has [`PRIOR_VISITS`] visits, lists its
+//!   plies ordered by the game's `[eval]` one ply later (a win first) and widens in that
+//!   order; a node with fewer visits widens with uniformly random plies, drawn without
+//!   listing them (the cost of ordering is paid only where visits come back);
+//! - **tree reuse**: asked about a position that follows the last one searched, the bot
+//!   keeps the subtree of the plies actually played;
+//! - **root parallelism**: `threads=N` grows N trees, one per thread, each from its own
+//!   seed, and adds up their root statistics; one thread is exactly the serial search;
+//! - **cut-off playouts** (`cutoff=N`, off by default): a playout stops after N plies and
+//!   is scored by `[eval]` instead of being played to the end.
+//!
+//! The ply played is the most visited child of the root; [`Advice`] says how many visits
+//! that is, out of how many, and the mean reward behind it with its interval.
 
+use std::cmp::Reverse;
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::rngs::Xoshiro256PlusPlus;
+use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
+use rustc_hash::FxHashMap;
 
-use super::Bot;
 use super::spec::Spec;
+use super::{Bot, Clock, Timer, heuristic};
 use crate::engine::game::{Game, Ply};
 use crate::engine::state::State;
 
 /// How long one search may run.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Budget {
-    /// A number of iterations (deterministic for a given seed).
+    /// A number of iterations per thread (deterministic for a given seed).
     Iterations(u64),
     /// Wall-clock time (not reproducible: depends on the machine's speed).
     Time(Duration),
 }
 
+/// How the search grows its trees: the spec's options other than the budget.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// The exploration constant of UCT.
+    pub c: f64,
+    /// Plies after which a playout stops and counts as a draw.
+    pub playout_cap: u32,
+    /// Plies after which a playout stops and is scored by `[eval]`, if set.
+    pub cutoff: Option<u32>,
+    /// The widening coefficient: a node with `n` visits has at most `ceil(widen·√n)`
+    /// children; 0 expands every ply (plain UCT).
+    pub widen: f64,
+    /// Trees grown in parallel, one per thread.
+    pub threads: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            c: 1.4,
+            playout_cap: 300,
+            cutoff: None,
+            widen: 1.0,
+            threads: 1,
+        }
+    }
+}
+
 /// Monte Carlo tree search with the UCT selection rule.
 pub struct MctsBot {
-    rng: Xoshiro256PlusPlus,
     budget: Budget,
-    /// The exploration constant of UCT.
-    c: f64,
-    /// Plies after which a playout stops and counts as a draw.
-    playout_cap: u32,
+    settings: Settings,
+    clock: Clock,
+    /// One per thread, kept between moves: its generator and its tree.
+    workers: Vec<Worker>,
 }
 
 /// The options `mcts` takes, for error messages.
-pub const OPTIONS: &[&str] = &["iters", "ms", "c", "playout"];
+pub const OPTIONS: &[&str] = &["iters", "ms", "c", "playout", "cutoff", "widen", "threads"];
 
-/// The most nodes one search grows (about a gigabyte): a search stops there whatever its
-/// budget, as a long time budget on a fast game would otherwise fill memory. It is also
-/// the most iterations `iters` may ask for (each iteration adds at most one node).
+/// The most nodes one search keeps over all its trees (about a gigabyte): a search stops
+/// there whatever its budget, as a long time budget on a fast game would otherwise fill
+/// memory. It is also the most iterations `iters` may ask for.
 pub const MAX_NODES: usize = 10_000_000;
 
+/// The most threads `threads=` may ask for.
+pub const MAX_THREADS: usize = 64;
+
+/// Visits after which a node orders its plies by `[eval]`: listing and judging every
+/// ply of a wide node costs about as much as some tens of playouts in VLKNO, so it is
+/// spent on nodes that searches come back to, not on every leaf.
+pub const PRIOR_VISITS: u32 = 32;
+
+/// Random draws that may land on plies already tried before a node lists its plies to
+/// find one that is not.
+const DRAW_TRIES: u32 = 8;
+
+/// The most plies between two positions asked about for the tree of the first to be
+/// searched for the second.
+const REUSE_DEPTH: u32 = 16;
+
+/// The most plies replayed while looking for the new root in the old tree.
+const REUSE_PLAYS: usize = 20_000;
+
+/// While ordering a wide root, the clock is read once per this many plies judged.
+const RANK_CLOCK_EVERY: usize = 64;
+
+/// A node index that points nowhere.
+const NONE: u32 = u32::MAX;
+
+/// The number of legal plies of a node whose plies were never listed.
+const UNKNOWN: u32 = u32::MAX;
+
 impl MctsBot {
-    /// A bot with the given budget and the default exploration constant and playout cap.
+    /// A bot with the given budget and the default settings.
     pub fn new(seed: u64, budget: Budget) -> MctsBot {
+        MctsBot::with_settings(seed, budget, Settings::default())
+    }
+
+    /// A bot with the given budget and settings.
+    pub fn with_settings(seed: u64, budget: Budget, settings: Settings) -> MctsBot {
+        let threads = settings.threads.clamp(1, MAX_THREADS);
         MctsBot {
-            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             budget,
-            c: 1.4,
-            playout_cap: 300,
+            settings: Settings {
+                threads,
+                ..settings
+            },
+            clock: Clock::Real,
+            workers: (0..threads)
+                .map(|i| Worker::new(thread_seed(seed, i as u64)))
+                .collect(),
         }
     }
 
-    /// A bot from a spec's options: `iters=N` or `ms=N`, `c=F`, `playout=N`.
+    /// The same bot reading the time from `clock` (tests of the budget logic).
+    pub fn with_clock(mut self, clock: Clock) -> MctsBot {
+        self.clock = clock;
+        self
+    }
+
+    /// A bot from a spec's options: `iters=N` or `ms=N`, `c=F`, `playout=N`, `cutoff=N`,
+    /// `widen=F`, `threads=N`.
     pub fn from_spec(spec: &mut Spec, seed: u64) -> Result<MctsBot, String> {
         let iters: Option<u64> = spec.take_in("iters", 1..=MAX_NODES as u64)?;
         let ms: Option<u64> = spec.take_in("ms", 1..=super::MAX_MS)?;
@@ -65,148 +163,547 @@ impl MctsBot {
             (Some(n), None) => Budget::Iterations(n),
             (None, None) => Budget::Iterations(1000),
         };
-        let mut bot = MctsBot::new(seed, budget);
-        if let Some(c) = spec.take::<f64>("c")? {
-            if !(0.0..=100.0).contains(&c) {
-                return Err(format!(
-                    "mcts option `c={c}` must be a number from 0 to 100"
-                ));
-            }
-            bot.c = c;
+        let mut settings = Settings::default();
+        if let Some(c) = spec.take_in::<f64>("c", 0.0..=100.0)? {
+            settings.c = c;
         }
         if let Some(cap) = spec.take_in::<u32>("playout", 1..=1_000_000)? {
-            bot.playout_cap = cap;
+            settings.playout_cap = cap;
+        }
+        settings.cutoff = spec.take_in::<u32>("cutoff", 1..=1_000_000)?;
+        if let Some(widen) = spec.take_in::<f64>("widen", 0.0..=100.0)? {
+            settings.widen = widen;
+        }
+        if let Some(threads) = spec.take_in::<usize>("threads", 1..=MAX_THREADS)? {
+            settings.threads = threads;
         }
         spec.finish(OPTIONS)?;
-        Ok(bot)
+        Ok(MctsBot::with_settings(seed, budget, settings))
     }
 }
 
-/// The ply a search recommends and why: how often it was tried and the mean reward the
-/// player to move got through it (1 = a win every time).
+/// Thread `i`'s seed: the bot's own for the first thread, so one thread is the serial
+/// search; well mixed (splitmix64) for the others.
+fn thread_seed(seed: u64, i: u64) -> u64 {
+    if i == 0 {
+        return seed;
+    }
+    let mut z = seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The ply a search recommends and how sure it is.
 #[derive(Clone, Debug)]
 pub struct Advice {
     pub ply: Ply,
-    pub visits: u32,
+    /// Iterations through the ply, over all threads (0: it wins at once, no search ran).
+    pub visits: u64,
+    /// Iterations through any child of the root, over all threads.
+    pub total: u64,
+    /// The root's plies that the search tried (widening leaves the others untried).
+    pub tried: usize,
+    /// The mean reward of the player to move through the ply (1 = a win every time).
     pub score: f64,
 }
 
-/// One node of the tree: the ply that leads to it, its statistics and its children.
+impl Advice {
+    /// The share of the root's iterations that went through the ply: the search's own
+    /// measure of how sure it is, as the ply played is the most visited.
+    pub fn share(&self) -> f64 {
+        self.visits as f64 / self.total.max(1) as f64
+    }
+
+    /// Half the width of a 95% interval around `score`: rewards lie in [0, 1], so their
+    /// variance is at most `score·(1 − score)`. A score from a few visits is not a
+    /// confident one, and this says by how much.
+    pub fn margin(&self) -> f64 {
+        let n = self.visits.max(1) as f64;
+        1.96 * (self.score * (1.0 - self.score) / n).sqrt()
+    }
+}
+
+/// One node of a tree: the ply that leads to it, its statistics, its children (a list
+/// threaded through the nodes, so a node needs no vector of its own).
 struct Node {
-    ply: Option<Ply>,
-    parent: usize,
-    children: Vec<usize>,
-    /// Legal plies not expanded yet; `None` until the node is first visited.
-    untried: Option<Vec<Ply>>,
+    ply: Ply,
+    parent: u32,
+    first_child: u32,
+    next_sibling: u32,
+    children: u32,
+    /// How many legal plies the position has, once they were listed (else [`UNKNOWN`]).
+    legal: u32,
+    /// The node's plies ordered by `[eval]`, an index into [`Tree::ranked`], if done.
+    ranked: u32,
     visits: u32,
-    /// The sum of each player's rewards over the playouts through this node.
-    rewards: Vec<f64>,
+    /// The sum of the rewards of the player who chose this node (who moves at its parent).
+    reward: f64,
+    /// The player to move in the node's position.
+    mover: u8,
 }
 
 impl Node {
-    fn new(ply: Option<Ply>, parent: usize, players: usize) -> Node {
+    fn new(ply: Ply, parent: u32, mover: u8) -> Node {
         Node {
             ply,
             parent,
-            children: Vec::new(),
-            untried: None,
+            first_child: NONE,
+            next_sibling: NONE,
+            children: 0,
+            legal: UNKNOWN,
+            ranked: NONE,
             visits: 0,
-            rewards: vec![0.0; players],
+            reward: 0.0,
+            mover,
         }
     }
 }
 
-/// Each player's reward for a finished (or capped) game.
-fn rewards(state: &State, players: usize) -> Vec<f64> {
-    let share = |winners: &[u8]| {
-        let mut r = vec![0.0; players];
-        for &w in winners {
-            r[w as usize] = 1.0 / winners.len() as f64;
+/// A node's plies, best first by `[eval]`, and how many were offered for widening.
+struct Ranked {
+    plies: Vec<Ply>,
+    next: usize,
+}
+
+/// One search tree, kept between moves.
+#[derive(Default)]
+struct Tree {
+    nodes: Vec<Node>,
+    ranked: Vec<Ranked>,
+    /// The position of the root (none before the first search).
+    root: Option<State>,
+    /// The sum and count of the spread of `[eval]` between players at cut-off playouts:
+    /// their mean is the scale that turns a lead into a reward.
+    spread: (f64, u64),
+}
+
+/// A search thread's own things: its generator, its tree and scratch positions.
+struct Worker {
+    rng: Xoshiro256PlusPlus,
+    tree: Tree,
+    /// The position an iteration walks down the tree and plays out.
+    scratch: Option<State>,
+    /// Where ordering tries each ply.
+    probe: Option<State>,
+    /// Each player's reward for the playout just finished.
+    rewards: Vec<f64>,
+}
+
+/// What one search thread may spend.
+struct Limits<'a> {
+    budget: Budget,
+    nodes: usize,
+    stop: &'a AtomicBool,
+}
+
+impl Worker {
+    fn new(seed: u64) -> Worker {
+        Worker {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            tree: Tree::default(),
+            scratch: None,
+            probe: None,
+            rewards: Vec::new(),
         }
-        r
-    };
-    match &state.outcome {
-        Some(o) if !o.winners.is_empty() => share(&o.winners),
-        _ => vec![1.0 / players as f64; players],
+    }
+
+    /// Grows this worker's tree for `state` within the limits; returns the iterations run.
+    fn grow(
+        &mut self,
+        game: &Game,
+        state: &State,
+        settings: &Settings,
+        limits: &Limits,
+        mut timer: Timer,
+    ) -> u64 {
+        let Worker {
+            rng,
+            tree,
+            scratch,
+            probe,
+            rewards,
+        } = self;
+        let scratch = scratch.get_or_insert_with(|| state.clone());
+        let probe = probe.get_or_insert_with(|| state.clone());
+        tree.reroot(game, state);
+        let time_up = |timer: &mut Timer| match limits.budget {
+            Budget::Time(limit) => timer.elapsed() >= limit,
+            Budget::Iterations(_) => false,
+        };
+        if tree.nodes[0].ranked == NONE {
+            tree.rank(game, 0, state, probe, rng, || time_up(&mut timer));
+        }
+        let mut iterations = 0;
+        loop {
+            // A time budget spent before the first iteration (ordering a wide root can
+            // take it all) still runs one, so that the bot has a ply to answer with.
+            let more = match limits.budget {
+                Budget::Iterations(n) => iterations < n,
+                Budget::Time(_) => !time_up(&mut timer) || iterations == 0,
+            };
+            if !more || tree.nodes.len() >= limits.nodes || limits.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            tree.iterate(game, state, scratch, probe, rng, rewards, settings);
+            iterations += 1;
+        }
+        iterations
     }
 }
 
-impl MctsBot {
-    /// Plays random plies until the game ends or the cap is reached.
-    fn playout(&mut self, game: &Game, state: &mut State) {
-        game.playout(state, &mut self.rng, self.playout_cap);
+/// A ply's value for `mover` one ply later, for ordering: a win alone first, a loss
+/// last, otherwise the heuristic (a draw is worth an even position).
+fn one_ply_value(game: &Game, after: &State, mover: u8) -> i64 {
+    match &after.outcome {
+        Some(o) if o.winners == [mover] => i64::MAX,
+        Some(o) if o.winners.is_empty() => 0,
+        Some(o) if o.winners.contains(&mover) => i64::MAX / 2,
+        Some(_) => i64::MIN,
+        None => heuristic(game, after, mover),
+    }
+}
+
+/// The most children a node with `visits` visits may have.
+fn allowed(visits: u32, widen: f64) -> u32 {
+    if widen <= 0.0 {
+        return u32::MAX;
+    }
+    (widen * f64::from(visits.max(1)).sqrt()).ceil() as u32
+}
+
+impl Tree {
+    /// Starts afresh from `state`.
+    fn reset(&mut self, state: &State) {
+        self.nodes.clear();
+        self.ranked.clear();
+        let root = Ply {
+            action: 0,
+            values: Default::default(),
+            skipped: 0,
+        };
+        self.nodes.push(Node::new(root, NONE, state.to_move));
+        self.root = Some(state.clone());
     }
 
-    /// The child of `node` with the best UCT value for `mover`.
-    fn select(&self, tree: &[Node], node: usize, mover: usize) -> usize {
-        let parent = &tree[node];
-        let log_n = (parent.visits.max(1) as f64).ln();
-        let mut best = parent.children[0];
+    /// Makes `state` the root: the node standing for it in the tree of the last search,
+    /// with its subtree, when `state` follows that search's position by a few plies and
+    /// the plies played are in the tree; a fresh tree otherwise.
+    fn reroot(&mut self, game: &Game, state: &State) {
+        let Some(old) = self.root.take() else {
+            return self.reset(state);
+        };
+        if old == *state {
+            self.root = Some(old);
+            return;
+        }
+        if state.plies > old.plies && state.plies - old.plies <= REUSE_DEPTH {
+            let mut plays = REUSE_PLAYS;
+            if let Some(node) = self.find(game, 0, &old, state, &mut plays) {
+                self.keep(node);
+                self.root = Some(state.clone());
+                return;
+            }
+        }
+        self.reset(state);
+    }
+
+    /// The node under `node` (whose position is `at`) whose position is `target`,
+    /// searched depth first, the most visited children first: the ply the bot played
+    /// last is its most visited, so the search rarely looks anywhere else.
+    fn find(
+        &self,
+        game: &Game,
+        node: usize,
+        at: &State,
+        target: &State,
+        plays: &mut usize,
+    ) -> Option<usize> {
+        let mut kids = self.children(node);
+        kids.sort_by_key(|&k| Reverse(self.nodes[k].visits));
+        let mut next = at.clone();
+        for k in kids {
+            if *plays == 0 {
+                return None;
+            }
+            *plays -= 1;
+            next.clone_from(at);
+            game.play(&mut next, &self.nodes[k].ply);
+            if next.plies >= target.plies {
+                if next == *target {
+                    return Some(k);
+                }
+            } else if let Some(found) = self.find(game, k, &next, target, plays) {
+                return Some(found);
+            }
+        }
+        None
+    }
+
+    /// The children of `node`, newest first.
+    fn children(&self, node: usize) -> Vec<usize> {
+        let mut out = Vec::with_capacity(self.nodes[node].children as usize);
+        let mut child = self.nodes[node].first_child;
+        while child != NONE {
+            out.push(child as usize);
+            child = self.nodes[child as usize].next_sibling;
+        }
+        out
+    }
+
+    /// Keeps only the subtree of `top`, which becomes the root.
+    fn keep(&mut self, top: usize) {
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut ranked: Vec<Ranked> = Vec::new();
+        let mut queue = VecDeque::from([(top, NONE)]);
+        while let Some((old, parent)) = queue.pop_front() {
+            let index = nodes.len() as u32;
+            let o = &mut self.nodes[old];
+            let mut n = Node::new(o.ply.clone(), parent, o.mover);
+            (n.legal, n.visits, n.reward) = (o.legal, o.visits, o.reward);
+            if o.ranked != NONE {
+                n.ranked = ranked.len() as u32;
+                ranked.push(std::mem::replace(
+                    &mut self.ranked[o.ranked as usize],
+                    Ranked {
+                        plies: Vec::new(),
+                        next: 0,
+                    },
+                ));
+            }
+            if parent != NONE {
+                let p = &mut nodes[parent as usize];
+                n.next_sibling = p.first_child;
+                p.first_child = index;
+                p.children += 1;
+            }
+            nodes.push(n);
+            let mut child = self.nodes[old].first_child;
+            while child != NONE {
+                queue.push_back((child as usize, index));
+                child = self.nodes[child as usize].next_sibling;
+            }
+        }
+        self.nodes = nodes;
+        self.ranked = ranked;
+    }
+
+    /// Orders the plies of `node`, whose position is `at`, by their value one ply later
+    /// for its mover, ties in a seeded order; `probe` is scratch. Judging stops early
+    /// when `time_up` says so (read every [`RANK_CLOCK_EVERY`] plies): the plies not
+    /// judged go last, in their seeded order.
+    fn rank(
+        &mut self,
+        game: &Game,
+        node: usize,
+        at: &State,
+        probe: &mut State,
+        rng: &mut Xoshiro256PlusPlus,
+        mut time_up: impl FnMut() -> bool,
+    ) {
+        let mover = at.to_move;
+        let mut plies = game.legal_plies(at);
+        plies.shuffle(rng);
+        let mut judging = true;
+        let mut scored: Vec<(i64, Ply)> = Vec::with_capacity(plies.len());
+        for (i, ply) in plies.into_iter().enumerate() {
+            if judging && i % RANK_CLOCK_EVERY == RANK_CLOCK_EVERY - 1 && time_up() {
+                judging = false;
+            }
+            let value = if judging {
+                probe.clone_from(at);
+                game.play(probe, &ply);
+                one_ply_value(game, probe, mover)
+            } else {
+                i64::MIN
+            };
+            scored.push((value, ply));
+        }
+        scored.sort_by_key(|(v, _)| Reverse(*v));
+        let n = &mut self.nodes[node];
+        n.legal = scored.len() as u32;
+        n.ranked = self.ranked.len() as u32;
+        self.ranked.push(Ranked {
+            plies: scored.into_iter().map(|(_, p)| p).collect(),
+            next: 0,
+        });
+    }
+
+    /// Whether `ply` is already a child of `node`.
+    fn has_child(&self, node: usize, ply: &Ply) -> bool {
+        let mut child = self.nodes[node].first_child;
+        while child != NONE {
+            if self.nodes[child as usize].ply == *ply {
+                return true;
+            }
+            child = self.nodes[child as usize].next_sibling;
+        }
+        false
+    }
+
+    /// A ply of `node` (whose position `at` holds) that is not a child yet: the best
+    /// ranked one left, or else a uniformly random one. `None` when every legal ply is a
+    /// child (the node's count of legal plies is then exact).
+    fn untried(
+        &mut self,
+        game: &Game,
+        node: usize,
+        at: &mut State,
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> Option<Ply> {
+        let r = self.nodes[node].ranked;
+        if r != NONE {
+            let r = r as usize;
+            while self.ranked[r].next < self.ranked[r].plies.len() {
+                let i = self.ranked[r].next;
+                self.ranked[r].next += 1;
+                if !self.has_child(node, &self.ranked[r].plies[i]) {
+                    return Some(self.ranked[r].plies[i].clone());
+                }
+            }
+        }
+        for _ in 0..DRAW_TRIES {
+            let Some(ply) = game.random_ply(at, rng) else {
+                self.nodes[node].legal = 0;
+                return None;
+            };
+            if !self.has_child(node, &ply) {
+                return Some(ply);
+            }
+        }
+        let mut left = game.legal_plies(at);
+        self.nodes[node].legal = left.len() as u32;
+        left.retain(|p| !self.has_child(node, p));
+        if left.is_empty() {
+            return None;
+        }
+        let i = rng.random_range(0..left.len() as u64) as usize;
+        Some(left.swap_remove(i))
+    }
+
+    /// Adds a child reached by `ply` under `node`; `mover` is who moves there.
+    fn add_child(&mut self, node: usize, ply: Ply, mover: u8) -> usize {
+        let index = self.nodes.len() as u32;
+        let mut child = Node::new(ply, node as u32, mover);
+        child.next_sibling = self.nodes[node].first_child;
+        self.nodes.push(child);
+        let parent = &mut self.nodes[node];
+        parent.first_child = index;
+        parent.children += 1;
+        index as usize
+    }
+
+    /// The child of `node` with the best UCT value for the player who moves at `node`.
+    fn select(&self, node: usize, c: f64) -> usize {
+        let log_n = f64::from(self.nodes[node].visits.max(1)).ln();
+        let mut best = self.nodes[node].first_child;
         let mut best_value = f64::NEG_INFINITY;
-        for &child in &parent.children {
-            let n = tree[child].visits.max(1) as f64;
-            let value = tree[child].rewards[mover] / n + self.c * (log_n / n).sqrt();
+        let mut child = best;
+        while child != NONE {
+            let ch = &self.nodes[child as usize];
+            let n = f64::from(ch.visits.max(1));
+            let value = ch.reward / n + c * (log_n / n).sqrt();
             if value > best_value {
                 best_value = value;
                 best = child;
             }
+            child = ch.next_sibling;
         }
-        best
+        best as usize
     }
 
-    /// One iteration: select down the tree, expand one node, play out, back up. `state`
-    /// is scratch space, set to `root` first (reusing its buffers).
-    fn iterate(&mut self, game: &Game, root: &State, state: &mut State, tree: &mut Vec<Node>) {
-        let players = game.players.len();
-        state.clone_from(root);
+    /// One iteration from `root`: down the tree by UCT until a node may grow a child (its
+    /// widening allows one and it has a ply left), add it, play out from it, back up.
+    #[allow(clippy::too_many_arguments)]
+    fn iterate(
+        &mut self,
+        game: &Game,
+        root: &State,
+        scratch: &mut State,
+        probe: &mut State,
+        rng: &mut Xoshiro256PlusPlus,
+        rewards: &mut Vec<f64>,
+        settings: &Settings,
+    ) {
+        scratch.clone_from(root);
         let mut node = 0;
-        loop {
-            if state.outcome.is_some() {
+        while scratch.outcome.is_none() {
+            let n = &self.nodes[node];
+            if n.children < n.legal && n.children < allowed(n.visits, settings.widen) {
+                if n.ranked == NONE && n.visits >= PRIOR_VISITS {
+                    self.rank(game, node, scratch, probe, rng, || false);
+                }
+                if let Some(ply) = self.untried(game, node, scratch, rng) {
+                    game.play(scratch, &ply);
+                    node = self.add_child(node, ply, scratch.to_move);
+                    break;
+                }
+            }
+            if self.nodes[node].children == 0 {
                 break;
             }
-            if tree[node].untried.is_none() {
-                tree[node].untried = Some(game.legal_plies(state));
-            }
-            let untried = tree[node].untried.as_mut().expect("set above");
-            if !untried.is_empty() {
-                let i = self.rng.random_range(0..untried.len() as u64) as usize;
-                let ply = untried.swap_remove(i);
-                game.play(state, &ply);
-                tree.push(Node::new(Some(ply), node, players));
-                let child = tree.len() - 1;
-                tree[node].children.push(child);
-                node = child;
-                break;
-            }
-            if tree[node].children.is_empty() {
-                break;
-            }
-            let mover = state.to_move as usize;
-            node = self.select(tree, node, mover);
-            let ply = tree[node].ply.as_ref().expect("children have plies");
-            game.play(state, ply);
+            node = self.select(node, settings.c);
+            game.play(scratch, &self.nodes[node].ply);
         }
-        self.playout(game, state);
-        let r = rewards(state, players);
+        let limit = settings
+            .cutoff
+            .map_or(settings.playout_cap, |c| c.min(settings.playout_cap));
+        game.playout(scratch, rng, limit);
+        self.score(game, scratch, settings.cutoff.is_some(), rewards);
         loop {
-            tree[node].visits += 1;
-            for (sum, x) in tree[node].rewards.iter_mut().zip(&r) {
-                *sum += x;
-            }
-            if node == 0 {
+            let n = &mut self.nodes[node];
+            n.visits += 1;
+            let parent = n.parent;
+            if parent == NONE {
                 break;
             }
-            node = tree[node].parent;
+            let chooser = self.nodes[parent as usize].mover;
+            self.nodes[node].reward += rewards[chooser as usize];
+            node = parent as usize;
+        }
+    }
+
+    /// Each player's reward for the end of a playout, into `out`: a win shared by its
+    /// winners, a draw by everyone, and a playout stopped short either a draw or, when
+    /// `by_eval`, a softmax of the players' `[eval]` in units of its usual spread.
+    fn score(&mut self, game: &Game, state: &State, by_eval: bool, out: &mut Vec<f64>) {
+        let players = game.players.len();
+        out.clear();
+        match &state.outcome {
+            Some(o) if !o.winners.is_empty() => {
+                out.resize(players, 0.0);
+                for &w in &o.winners {
+                    out[w as usize] = 1.0 / o.winners.len() as f64;
+                }
+            }
+            None if by_eval => {
+                out.extend((0..players as u8).map(|p| heuristic(game, state, p) as f64));
+                let mean = out.iter().sum::<f64>() / players as f64;
+                let spread = out.iter().map(|e| (e - mean).abs()).sum::<f64>() / players as f64;
+                self.spread.0 += spread;
+                self.spread.1 += 1;
+                let scale = (self.spread.0 / self.spread.1 as f64).max(1.0);
+                let top = out.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                for e in out.iter_mut() {
+                    *e = ((*e - top) / scale).exp();
+                }
+                let sum: f64 = out.iter().sum();
+                for e in out.iter_mut() {
+                    *e /= sum;
+                }
+            }
+            _ => out.resize(players, 1.0 / players as f64),
         }
     }
 }
 
 impl MctsBot {
     /// Searches from `state` within the budget, even when the choice is forced; returns
-    /// the most visited ply with its statistics, and how many iterations were run
-    /// (`rulebook bench` measures the bot with it, the REPL's `hint` explains itself).
-    /// A ply that wins at once is returned without a search (0 visits, score 1): among
-    /// many plies, random playouts can leave it too few visits to be chosen.
+    /// the most visited ply with its statistics, and how many iterations were run over
+    /// all threads (`rulebook bench` measures the bot with it, the REPL's `hint`
+    /// explains itself). A ply that wins at once is returned without a search (0 visits,
+    /// score 1): among many plies, random playouts can leave it too few visits to be
+    /// chosen.
     pub fn search(&mut self, game: &Game, state: &State) -> (Option<Advice>, u64) {
         self.search_until(game, state, &AtomicBool::new(false))
     }
@@ -219,51 +716,77 @@ impl MctsBot {
         state: &State,
         stop: &AtomicBool,
     ) -> (Option<Advice>, u64) {
-        let go_on = || !stop.load(Ordering::Relaxed);
+        let timer = Timer::start(self.clock);
         if let Some(ply) = winning_ply(game, state) {
             let advice = Advice {
                 ply,
                 visits: 0,
+                total: 0,
+                tried: 0,
                 score: 1.0,
             };
             return (Some(advice), 0);
         }
-        let mut tree = vec![Node::new(None, 0, game.players.len())];
-        let mut scratch = state.clone();
-        let mut iterations = 0;
-        match self.budget {
-            Budget::Iterations(n) => {
-                while iterations < n && tree.len() < MAX_NODES && go_on() {
-                    self.iterate(game, state, &mut scratch, &mut tree);
-                    iterations += 1;
-                }
-            }
-            Budget::Time(limit) => {
-                let start = Instant::now();
-                while start.elapsed() < limit && tree.len() < MAX_NODES && go_on() {
-                    self.iterate(game, state, &mut scratch, &mut tree);
-                    iterations += 1;
-                }
+        let limits = Limits {
+            budget: self.budget,
+            nodes: MAX_NODES / self.workers.len(),
+            stop,
+        };
+        let settings = self.settings;
+        let iterations = match self.workers.as_mut_slice() {
+            [one] => one.grow(game, state, &settings, &limits, timer),
+            many => std::thread::scope(|scope| {
+                let handles: Vec<_> = many
+                    .iter_mut()
+                    .map(|w| {
+                        let (limits, settings, timer) = (&limits, &settings, timer.clone());
+                        scope.spawn(move || w.grow(game, state, settings, limits, timer))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().expect("a search thread panicked"))
+                    .sum()
+            }),
+        };
+        (self.advice(), iterations)
+    }
+
+    /// The root's children over all trees, added up by ply (in the order the first tree
+    /// that has each lists it, so the result does not depend on thread timing), and the
+    /// most visited; ties go to the better mean.
+    fn advice(&self) -> Option<Advice> {
+        let mut index: FxHashMap<&Ply, usize> = FxHashMap::default();
+        let mut merged: Vec<(&Ply, u64, f64)> = Vec::new();
+        for w in &self.workers {
+            let tree = &w.tree;
+            let mut child = tree.nodes.first().map_or(NONE, |r| r.first_child);
+            while child != NONE {
+                let n = &tree.nodes[child as usize];
+                let i = *index.entry(&n.ply).or_insert_with(|| {
+                    merged.push((&n.ply, 0, 0.0));
+                    merged.len() - 1
+                });
+                merged[i].1 += u64::from(n.visits);
+                merged[i].2 += n.reward;
+                child = n.next_sibling;
             }
         }
-        // Most visited; ties go to the better average for the player to move.
-        let me = state.to_move as usize;
-        let best = tree[0].children.iter().copied().max_by(|&a, &b| {
-            let key = |n: usize| {
-                let node = &tree[n];
-                (node.visits, node.rewards[me] / node.visits.max(1) as f64)
-            };
-            let (va, ra) = key(a);
-            let (vb, rb) = key(b);
-            va.cmp(&vb).then(ra.total_cmp(&rb))
-        });
-        let advice = best.and_then(|b| {
-            let node = tree.swap_remove(b);
-            let visits = node.visits;
-            let score = node.rewards[me] / visits.max(1) as f64;
-            node.ply.map(|ply| Advice { ply, visits, score })
-        });
-        (advice, iterations)
+        let total = merged.iter().map(|m| m.1).sum();
+        let mean = |m: &(&Ply, u64, f64)| m.2 / m.1.max(1) as f64;
+        let mut best: Option<&(&Ply, u64, f64)> = None;
+        for m in &merged {
+            if best.is_none_or(|b| (m.1, mean(m)) > (b.1, mean(b))) {
+                best = Some(m);
+            }
+        }
+        best.map(|m| Advice {
+            ply: m.0.clone(),
+            visits: m.1,
+            total,
+            tried: merged.len(),
+            score: mean(m),
+        })
     }
 }
 

@@ -10,6 +10,7 @@ pub mod random;
 pub mod spec;
 
 use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use crate::engine::game::{Game, Ply};
 use crate::engine::state::{NEUTRAL, State};
@@ -36,6 +37,48 @@ pub const DEFAULT_OPPONENT: &str = "greedy";
 
 /// The longest time budget a bot spec may give (`ms=`), an hour: longer is a mistake.
 pub const MAX_MS: u64 = 3_600_000;
+
+/// Where a bot with a time budget reads the time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Clock {
+    /// The machine's clock.
+    Real,
+    /// A clock that moves this far at every reading and not otherwise: a test of a bot's
+    /// budget logic then knows exactly how many readings fit in a budget, whatever the
+    /// machine's speed (tests never assert on wall time).
+    Stepped(Duration),
+}
+
+/// The time since a search started, read from a [`Clock`]. Each search thread has its own,
+/// so a stepped clock counts that thread's readings alone.
+#[derive(Clone, Debug)]
+pub struct Timer {
+    clock: Clock,
+    start: Instant,
+    readings: u32,
+}
+
+impl Timer {
+    /// Starts timing now.
+    pub fn start(clock: Clock) -> Timer {
+        Timer {
+            clock,
+            start: Instant::now(),
+            readings: 0,
+        }
+    }
+
+    /// The time spent since the start (a stepped clock moves on by one step).
+    pub fn elapsed(&mut self) -> Duration {
+        match self.clock {
+            Clock::Real => self.start.elapsed(),
+            Clock::Stepped(step) => {
+                self.readings = self.readings.saturating_add(1);
+                step.saturating_mul(self.readings)
+            }
+        }
+    }
+}
 
 /// The bots that exist, for help and error messages.
 pub const BOTS: &[&str] = &["random", "greedy", "alphabeta", "mcts"];

@@ -54,7 +54,7 @@ const PAUSE_NOTE: &str = "The bots wait: type a ply for whoever is to move, a co
                           empty line to let the bots play on.";
 
 /// Below this many playouts through the ply it suggests, `hint` says it is not sure.
-const HINT_SURE: u32 = 50;
+const HINT_SURE: u64 = 50;
 
 /// Above this many legal plies, `moves` groups them by where they start.
 const GROUP_ABOVE: usize = 24;
@@ -802,7 +802,9 @@ impl Session {
         }
         let mut bot = MctsBot::new(seed, Budget::Iterations(HINT_PLAYOUTS));
         // The share of the playouts that went through the ply says how sure the search
-        // is; its win rate alone can be 100% after a single playout.
+        // is, against the number of plies it tried (widening tries a few of a wide
+        // turn); its win rate alone can be 100% after a single playout, so it comes with
+        // its 95% interval.
         let thinking = interrupt::Thinking::start();
         let advice = bot.search_until(&self.game, state, interrupt::stop_flag());
         drop(thinking);
@@ -813,13 +815,15 @@ impl Session {
             ),
             (Some(advice), playouts) => {
                 let mut s = format!(
-                    "hint: {} (MCTS: {} of {playouts} playouts went through it, {:.0}%, and {} \
-                     won {:.0}% of those",
+                    "hint: {} (MCTS: {} of {playouts} playouts went through it, {:.0}%, the \
+                     most of the {} plies tried; {} won {:.0}% ± {:.0} of those",
                     self.game.notation(state, &advice.ply),
                     advice.visits,
-                    100.0 * advice.visits as f64 / playouts.max(1) as f64,
+                    100.0 * advice.share(),
+                    advice.tried,
                     self.game.players[state.to_move as usize],
-                    100.0 * advice.score
+                    100.0 * advice.score,
+                    100.0 * advice.margin()
                 );
                 if advice.visits < HINT_SURE {
                     s.push_str("; too few to be sure");
