@@ -6,8 +6,8 @@
 //! it, and a child is chosen by the player who moves at its parent (max^n). So 3 or 4
 //! players, and turns of several plies by the same player, need no special case.
 //!
-//! Plain UCT tries every ply of a node once before it tries any twice, so with VLKNO's
-//! 2,280 opening plies two thousand iterations are spent one each on different children
+//! Plain UCT tries every ply of a node once before it tries any twice, so where a turn
+//! offers 2,280 plies two thousand iterations are spent one each on different children
 //! and say nothing. Here:
 //!
 //! - **progressive widening**: a node with `n` visits has at most `ceil(widen·√n)`
@@ -100,8 +100,8 @@ pub const MAX_NODES: usize = 10_000_000;
 pub const MAX_THREADS: usize = 64;
 
 /// Visits after which a node orders its plies by `[eval]`: listing and judging every
-/// ply of a wide node costs about as much as some tens of playouts in VLKNO, so it is
-/// spent on nodes that searches come back to, not on every leaf.
+/// ply of a node with thousands of plies costs about as much as some tens of playouts,
+/// so it is spent on nodes that searches come back to, not on every leaf.
 pub const PRIOR_VISITS: u32 = 32;
 
 /// Random draws that may land on plies already tried before a node lists its plies to

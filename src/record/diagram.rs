@@ -12,7 +12,7 @@
 //! - an **assignment** `NAME = VALUE`: `to_move` (a seat), `turn` (from 1), `plies` (played
 //!   so far, from 0), or a
 //!   variable of the game (`passes = 1`, a player variable with its seat:
-//!   `supply(white) = 2`, a variable per kind with its kind, `hand(white, pawn) = 1`). A value is a number, `true`/`false`, `none`, or a cell, seat,
+//!   `supply(white) = 2`, a variable per kind with its kind, `hand(white, tile) = 1`). A value is a number, `true`/`false`, `none`, or a cell, seat,
 //!   kind or direction by name, as the variable's type asks.
 //!
 //! Everything not given stays as at the game's start (its variables' initial values),
