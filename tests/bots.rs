@@ -117,7 +117,7 @@ fn a_match_gives_the_same_table_for_the_same_seed_and_rotates_seats() {
         transcripts: None,
     };
     let a = run(&g, &settings).unwrap();
-    let dir = std::env::temp_dir().join(format!("rulebook-match-{}", std::process::id()));
+    let dir = crate::common::Scratch::new("match");
     let b = run(
         &g,
         &MatchSettings {

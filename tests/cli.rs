@@ -286,8 +286,7 @@ fn vlkno_board_shows_stones_under_pawns_and_lava() {
 
 #[test]
 fn selfplay_is_the_same_game_for_the_same_seed_and_writes_a_trace() {
-    let dir = std::env::temp_dir().join(format!("rulebook-selfplay-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::Scratch::new("selfplay");
     let a = dir.join("a.jsonl");
     let b = dir.join("b.jsonl");
     for path in [&a, &b] {
@@ -312,13 +311,11 @@ fn selfplay_is_the_same_game_for_the_same_seed_and_writes_a_trace() {
     assert_eq!(first["seed"], 11);
     let last: serde_json::Value = serde_json::from_str(ta.lines().last().unwrap()).unwrap();
     assert!(last["end"]["winners"].is_array());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn selfplay_ply_cap_is_reported_as_such() {
-    let dir = std::env::temp_dir().join(format!("rulebook-cap-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::Scratch::new("cap");
     let path = dir.join("t.jsonl");
     let status = rulebook()
         .args([
@@ -341,7 +338,6 @@ fn selfplay_ply_cap_is_reported_as_such() {
         text.lines().last(),
         Some(r#"{"end":{"winners":[],"reason":"ply cap"}}"#)
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -455,8 +451,7 @@ fn play_between_two_bots_ends_with_the_result() {
 
 #[test]
 fn selfplay_with_bots_per_seat_is_reproducible_and_names_them_in_the_trace() {
-    let dir = std::env::temp_dir().join(format!("rulebook-bots-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::Scratch::new("bots");
     let run = |name: &str| {
         let trace = dir.join(name);
         let out = rulebook()
@@ -508,7 +503,8 @@ fn selfplay_bots_must_match_the_seats() {
 
 #[test]
 fn bench_reports_every_figure_and_ends_with_playouts_per_second() {
-    let json = std::env::temp_dir().join(format!("rulebook-bench-{}.json", std::process::id()));
+    let scratch = crate::common::Scratch::new("bench");
+    let json = scratch.join("bench.json");
     let out = rulebook()
         .args(["bench", "games/sight.toml", "--seconds", "0.2", "--json"])
         .arg(&json)
@@ -657,8 +653,7 @@ fn a_session_can_be_saved_loaded_and_resumed() {
 
 #[test]
 fn replay_names_the_line_of_a_bad_transcript() {
-    let dir = std::env::temp_dir().join(format!("rulebook-replay-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::Scratch::new("replay");
     let bad = dir.join("bad.txt");
     std::fs::write(
         &bad,
@@ -777,8 +772,7 @@ fn a_save_that_fails_part_way_leaves_the_earlier_file_intact() {
     // A file-size limit of 1 KB makes the write of a 12 KB transcript fail part-way (the
     // signal it raises is ignored, so the write returns an error). The file already at the
     // path must survive untouched, and no temporary file be left behind.
-    let dir = std::env::temp_dir().join(format!("rulebook-atomic-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::Scratch::new("atomic");
     let target = dir.join("game.txt");
     std::fs::write(&target, "the earlier, good save\n").unwrap();
     let script = format!(
@@ -800,7 +794,6 @@ fn a_save_that_fails_part_way_leaves_the_earlier_file_intact() {
     );
     let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
     assert_eq!(left.len(), 1, "a temporary file was left: {left:?}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

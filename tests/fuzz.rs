@@ -247,8 +247,7 @@ proptest! {
         script.push_str("\nquit\nno\n");
         // In a folder of its own: `new` and `load` offer to save first, and the next random
         // line is then taken as a file name.
-        let dir = std::env::temp_dir().join(format!("rulebook-fuzz-repl-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = crate::common::Scratch::new("fuzz-repl");
         let mut child = Command::new(env!("CARGO_BIN_EXE_rulebook"))
             .current_dir(&dir)
             .arg("play")

@@ -40,12 +40,9 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// A scratch folder of its own for one test, emptied first.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rulebook-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A scratch folder of its own for one test, emptied first and removed after.
+fn scratch(name: &str) -> crate::common::Scratch {
+    crate::common::Scratch::new(name)
 }
 
 const NEVER_ENDS: &str = "tests/games/never_ends.toml";
@@ -288,8 +285,9 @@ fn ctrl_d_at_the_save_prompt_says_the_game_was_left_unsaved() {
 }
 
 /// The game that never ends, renamed and its pieces and plies written as `name`,
-/// `symbol` and `notation` say (TOML basic strings: `\u001b` is an escape character).
-fn never_ends_as(name: &str, symbol: &str, notation: &str) -> PathBuf {
+/// `symbol` and `notation` say (TOML basic strings: `\u001b` is an escape character),
+/// in a scratch folder that lasts as long as the value returned with it.
+fn never_ends_as(name: &str, symbol: &str, notation: &str) -> (crate::common::Scratch, PathBuf) {
     let text = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(NEVER_ENDS))
         .unwrap()
         .replace("name = \"Never ends\"", &format!("name = \"{name}\""))
@@ -301,13 +299,13 @@ fn never_ends_as(name: &str, symbol: &str, notation: &str) -> PathBuf {
     ));
     let path = dir.join("g.toml");
     std::fs::write(&path, text).unwrap();
-    path
+    (dir, path)
 }
 
 #[test]
 fn escape_sequences_in_a_game_name_a_ply_and_a_repl_line_are_escaped_on_output() {
     // A newline in the name used to print a second, fake `ok` line.
-    let path = never_ends_as("x\\nfake.toml: ok: \\u001b[2J", "A", "pass\\u001b[31m");
+    let (_dir, path) = never_ends_as("x\\nfake.toml: ok: \\u001b[2J", "A", "pass\\u001b[31m");
     let out = rulebook().arg("check").arg(&path).output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
@@ -338,7 +336,7 @@ fn escape_sequences_in_a_game_name_a_ply_and_a_repl_line_are_escaped_on_output()
 
 #[test]
 fn a_piece_symbol_with_a_control_character_is_refused() {
-    let path = never_ends_as("Never ends", "\\u001b", "pass");
+    let (_dir, path) = never_ends_as("Never ends", "\\u001b", "pass");
     let out = rulebook().arg("check").arg(&path).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);

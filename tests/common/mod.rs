@@ -128,3 +128,35 @@ impl FailurePersistence for ReadOnly {
         self
     }
 }
+
+/// A folder of its own for one test in the system's temporary folder: emptied when made
+/// and removed when dropped, so that test runs leave nothing behind.
+pub struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("rulebook-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        Scratch(dir)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
