@@ -1,33 +1,8 @@
 //! The command line as users and other tools see it: output, exit codes, errors.
 
-use std::process::Command;
-
 use insta_cmd::assert_cmd_snapshot;
 
-/// Runs a command with `input` on its stdin and collects its output.
-fn with_stdin(cmd: &mut Command, input: &str) -> std::process::Output {
-    use std::io::Write;
-    use std::process::Stdio;
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn rulebook() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rulebook"));
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
+use crate::common::{rulebook, run_with_stdin};
 
 #[test]
 fn check_summarises_valid_games() {
@@ -608,7 +583,7 @@ fn a_scripted_bounce_session_lists_refuses_plays_undoes_hints_and_saves() {
 fn a_session_can_be_saved_loaded_and_resumed() {
     let saved = "target/resumed-staqs-session.txt";
     let _ = std::fs::remove_file(saved);
-    let out = with_stdin(
+    let out = run_with_stdin(
         rulebook()
             .args([
                 "play",
@@ -619,7 +594,7 @@ fn a_session_can_be_saved_loaded_and_resumed() {
                 "2",
             ])
             .args(["--name", "blue=Ada"]),
-        &format!("c3\n1\nhistory\nsave {saved}\nquit\n"),
+        format!("c3\n1\nhistory\nsave {saved}\nquit\n"),
     );
     assert!(out.status.success());
     let text = std::fs::read_to_string(saved).unwrap();
@@ -634,7 +609,7 @@ fn a_session_can_be_saved_loaded_and_resumed() {
         4
     );
     // Resumed: the history goes on from the four plies, and undo reaches back into them.
-    let out = with_stdin(
+    let out = run_with_stdin(
         rulebook().args(["play", "games/staqs.toml", "--seed", "2", "--load", saved]),
         "history\nundo\nhistory\nquit\nno\n",
     );

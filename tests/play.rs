@@ -7,29 +7,11 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn rulebook() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rulebook"));
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
+use crate::common::{rulebook, run_with_stdin};
 
 /// `rulebook play ARGS` with `script` on its standard input.
 fn play(args: &[&str], script: &str) -> Output {
-    let mut child = rulebook()
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    run_with_stdin(rulebook().arg("play").args(args), script)
 }
 
 fn stdout(out: &Output) -> String {

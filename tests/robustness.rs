@@ -2,35 +2,10 @@
 //! messages. Each test is named after the bug it pins, and failed before its fix.
 
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-/// The program, run from the repository root.
-fn rulebook() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rulebook"));
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
-
-/// Runs a command with `input` on its standard input.
-fn run_with_stdin(cmd: &mut Command, input: impl AsRef<[u8]>) -> Output {
-    use std::io::Write;
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.as_ref().to_vec();
-    // Written from another thread: a long input must not block against a full stdout.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
+use crate::common::{rulebook, run_with_stdin};
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

@@ -14,7 +14,7 @@ use super::cellset::WORDS;
 use super::eval::{cells_into, domain, eval, exec};
 use super::game::{Game, Ply};
 use super::natives::{Ctx, Elems, Mut};
-use super::program::{Action, Choice, Domain, Frame, MOST_REPEATS, Repeat, frame};
+use super::program::{Action, Choice, Domain, Frame, MOST_REPEATS, Node, Repeat, frame};
 use super::state::{Journal, State};
 
 /// What the walk does with each complete ply.
@@ -208,10 +208,28 @@ impl<S: Sink> Walk<'_, '_, S> {
         !must || self.continued != before || end(self)
     }
 
-    /// Takes `e` for the choice bound to `slot` and goes on with choice `i + 1`.
+    /// Takes `e` for the choice bound to `slot` and, if it passes the choice's filter,
+    /// goes on with choice `i + 1`.
     #[inline]
-    fn chosen(&mut self, action: &Action, p: usize, i: usize, slot: u16, e: i64) -> bool {
+    fn chosen(
+        &mut self,
+        action: &Action,
+        (p, i): (usize, usize),
+        slot: u16,
+        filter: Option<&Node>,
+        e: i64,
+    ) -> bool {
         self.locals[slot as usize] = e;
+        if let Some(f) = filter {
+            let c = Ctx {
+                game: self.game,
+                state: self.state,
+                me: self.me,
+            };
+            if eval(f, &c, &mut self.locals) == 0 {
+                return true;
+            }
+        }
         self.values.push(e);
         let go_on = self.choice(action, p, i + 1);
         self.values.pop();
@@ -278,18 +296,7 @@ impl<S: Sink> Walk<'_, '_, S> {
                     while bits != 0 {
                         let e = (w * 64 + bits.trailing_zeros() as usize) as i64;
                         bits &= bits - 1;
-                        if let Some(f) = filter {
-                            self.locals[*slot as usize] = e;
-                            let c = Ctx {
-                                game: self.game,
-                                state: self.state,
-                                me: self.me,
-                            };
-                            if eval(f, &c, &mut self.locals) == 0 {
-                                continue;
-                            }
-                        }
-                        if !self.chosen(action, p, i, *slot, e) {
+                        if !self.chosen(action, (p, i), *slot, filter.as_ref(), e) {
                             return false;
                         }
                     }
@@ -310,18 +317,7 @@ impl<S: Sink> Walk<'_, '_, S> {
                 };
                 domain(d, &c, &mut self.locals, &mut elems);
                 for &e in elems.iter() {
-                    self.locals[*slot as usize] = e;
-                    if let Some(f) = filter {
-                        let c = Ctx {
-                            game: self.game,
-                            state: self.state,
-                            me: self.me,
-                        };
-                        if eval(f, &c, &mut self.locals) == 0 {
-                            continue;
-                        }
-                    }
-                    if !self.chosen(action, p, i, *slot, e) {
+                    if !self.chosen(action, (p, i), *slot, filter.as_ref(), e) {
                         return false;
                     }
                 }
