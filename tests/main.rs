@@ -7,6 +7,7 @@ mod chess;
 mod classics;
 mod cli;
 mod common;
+mod compiled;
 mod diagnostics;
 mod docs;
 mod draughts;

@@ -164,18 +164,57 @@ impl Place {
 
 /// Plays seeded random games to the end, touching every evaluated place in every position.
 fn play_out(g: &Game, what: &str) {
+    play_out_with(g, None, what)
+}
+
+/// Plays the game compiled with closures and as trees side by side (see
+/// `tests/compiled.rs`): the same renders, scores, heuristics, legal plies, draws and
+/// positions, and every game ends.
+fn play_out_both(source: &spec::Source, what: &str) {
+    let g = compile::compile(source, &[]).unwrap_or_else(|d| panic!("{what}: refused\n{d}"));
+    let walked = compile::compile_tree_walking(source, &[])
+        .unwrap_or_else(|d| panic!("{what}: refused\n{d}"));
+    play_out_with(&g, Some(&walked), what)
+}
+
+fn play_out_with(g: &Game, walked: Option<&Game>, what: &str) {
     for seed in 0..6 {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut s = g.start();
+        let mut twin = walked.map(|w| (w, w.start(), Xoshiro256PlusPlus::seed_from_u64(seed)));
         for _ in 0..40 {
-            render(g, &s);
-            g.scores(&s);
-            g.evaluate(&s, 0);
-            g.legal_with_notation(&s);
-            let Some(ply) = g.random_ply(&mut s, &mut rng) else {
+            let facts = (
+                render(g, &s),
+                g.scores(&s),
+                g.evaluate(&s, 0),
+                g.legal_with_notation(&s),
+            );
+            let ply = g.random_ply(&mut s, &mut rng);
+            if let Some((w, ws, wrng)) = &mut twin {
+                let walked_facts = (
+                    render(w, ws),
+                    w.scores(ws),
+                    w.evaluate(ws, 0),
+                    w.legal_with_notation(ws),
+                );
+                assert_eq!(
+                    facts, walked_facts,
+                    "{what}, seed {seed}: closures and trees differ"
+                );
+                assert_eq!(
+                    ply,
+                    w.random_ply(ws, wrng),
+                    "{what}, seed {seed}: draws differ"
+                );
+            }
+            let Some(ply) = ply else {
                 break;
             };
             g.play(&mut s, &ply);
+            if let Some((w, ws, _)) = &mut twin {
+                w.play(ws, &ply);
+                assert_eq!(&s, ws, "{what}, seed {seed}: positions differ");
+            }
         }
         assert!(
             s.outcome.is_some(),
@@ -197,9 +236,7 @@ fn every_construct_evaluates_in_every_position_the_checker_accepts() {
             let what = format!("{place:?} = {expr}");
             let text = game_text(place, expr);
             let source = spec::parse("positions.toml", text).unwrap_or_else(|d| panic!("{d}"));
-            let g =
-                compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{what}: refused\n{d}"));
-            play_out(&g, &what);
+            play_out_both(&source, &what);
         }
     }
 }
@@ -431,7 +468,6 @@ proptest::proptest! {
         let what = format!("{place:?} = {expr}");
         let source = spec::parse("generated.toml", game_text(place, &expr))
             .unwrap_or_else(|d| panic!("{d}"));
-        let g = compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{what}: refused\n{d}"));
-        play_out(&g, &what);
+        play_out_both(&source, &what);
     }
 }

@@ -107,11 +107,30 @@ pub const DEFAULT_MAX_PLIES: u32 = 10_000;
 
 /// Compiles a loaded file with `--param NAME=VALUE` overrides.
 pub fn compile(src: &Source, overrides: &[(String, String)]) -> Result<Game, Box<Diagnostic>> {
-    Compiler { src }.run(overrides)
+    Compiler {
+        src,
+        closures: true,
+    }
+    .run(overrides)
+}
+
+/// Compiles a game file as [`compile`] does but leaves every expression a tree, evaluated
+/// by walking it: the reference that the closures of `engine::code` are tested against.
+pub fn compile_tree_walking(
+    src: &Source,
+    overrides: &[(String, String)],
+) -> Result<Game, Box<Diagnostic>> {
+    Compiler {
+        src,
+        closures: false,
+    }
+    .run(overrides)
 }
 
 struct Compiler<'s> {
     src: &'s Source,
+    /// Whether expressions are compiled to closures (see `engine::code`).
+    closures: bool,
 }
 
 /// Constant names: parameters, and `file`/`rank` where a cell is being described.
@@ -484,6 +503,9 @@ impl Compiler<'_> {
             start_position: None,
         };
         sets::optimise(&mut game);
+        if self.closures {
+            crate::engine::code::compile_game(&mut game);
+        }
         // The first player is subject to the stuck rule like any other.
         let mut initial = game.initial.clone();
         game.settle(&mut initial);

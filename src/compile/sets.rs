@@ -146,7 +146,8 @@ impl Pass<'_> {
 
     fn visit(&mut self, node: &mut Node) {
         match node {
-            Node::Const(_) | Node::Local(_) | Node::Var(_) | Node::Me => {}
+            // Expressions are compiled to closures only after this pass.
+            Node::Const(_) | Node::Local(_) | Node::Var(_) | Node::Me | Node::Code(_) => {}
             Node::Repetitions | Node::BoardRepeated => self.history = true,
             Node::VarAt(_, x)
             | Node::Not(x)
@@ -527,7 +528,9 @@ fn substitute(node: &mut Node, slot: u16, value: &Node) {
     let sub = |n: &mut Node| substitute(n, slot, value);
     match node {
         Node::Local(s) if *s == slot => *node = value.clone(),
-        Node::Const(_)
+        // Expressions are compiled to closures only after this pass.
+        Node::Code(_)
+        | Node::Const(_)
         | Node::Local(_)
         | Node::Var(_)
         | Node::Me

@@ -42,6 +42,7 @@ pub fn eval(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
         Node::Local(i) => locals[*i as usize],
         Node::Me => c.me as i64,
         Node::Var(slot) => c.state.vars[*slot as usize],
+        Node::Code(code) => (code.run)(c, locals),
         _ => eval_node(node, c, locals),
     }
 }
@@ -133,6 +134,7 @@ fn eval_node(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
             f(c, &vals[..args.len()])
         }
         Node::Agg(agg) => aggregate(agg, c, locals),
+        Node::Code(code) => (code.run)(c, locals),
         Node::List(_) => unreachable!("lists are only iterated"),
     }
 }
@@ -180,7 +182,7 @@ pub fn arith(op: BinOp, x: i64, y: i64) -> i64 {
 }
 
 /// How many pieces of kind `kind` the stack on `cell` holds (0 for none).
-fn count_kind(c: &Ctx, cell: i64, kind: i64) -> i64 {
+pub(super) fn count_kind(c: &Ctx, cell: i64, kind: i64) -> i64 {
     if cell < 0 {
         return 0;
     }
@@ -193,7 +195,7 @@ fn count_kind(c: &Ctx, cell: i64, kind: i64) -> i64 {
 
 /// An aggregate's value. Over a set of cells with no filter left, `count` is a popcount
 /// and `any` a test for an empty set.
-fn aggregate(agg: &Aggregate, c: &Ctx, locals: &mut [i64]) -> i64 {
+pub(super) fn aggregate(agg: &Aggregate, c: &Ctx, locals: &mut [i64]) -> i64 {
     if let (Domain::Cells(set), None, None) = (&agg.domain, &agg.filter, &agg.body) {
         let at = |x: Option<usize>| x.map_or(NONE, |x| x as i64);
         if let Some(dir) = &agg.along {
@@ -381,6 +383,9 @@ pub fn with_cells<R>(
     locals: &mut [i64],
     f: impl FnOnce(&[u64], &mut [i64]) -> R,
 ) -> R {
+    if let SetExpr::Code(code) = set {
+        return code.with(c, locals, f);
+    }
     macro_rules! sized {
         ($($w:literal)*) => {
             match c.state.words() {
@@ -442,7 +447,7 @@ fn cells<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W]
 
 /// Works out a set that is not a combination of others (those go back to [`cells`]).
 #[inline]
-fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W] {
+pub(super) fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W] {
     let (board, state) = (&c.game.board, c.state);
     let minus = |mut a: [u64; W], b: &[u64]| {
         for (x, y) in a.iter_mut().zip(b) {
@@ -572,6 +577,7 @@ fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W] 
                 [0; W]
             }
         }
+        SetExpr::Code(code) => code.with(c, locals, |s, _| words(s)),
         SetExpr::Conj(_) | SetExpr::Or(..) => cells::<W>(set, c, locals),
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod cellset;
+pub mod code;
 pub mod eval;
 pub mod game;
 pub mod generate;

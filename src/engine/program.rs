@@ -5,6 +5,9 @@
 
 use crate::lang::ast::{AggOp, BinOp};
 
+use std::sync::Arc;
+
+use super::code::{Code, SetCode};
 use super::natives::{EffectFn, NativeFn, SetFn};
 
 /// A compiled expression.
@@ -53,6 +56,9 @@ pub enum Node {
     Agg(Box<Aggregate>),
     /// A list literal; only ever iterated or compared.
     List(Box<[Node]>),
+    /// The expression compiled to a closure (see `code.rs`), made last, after every
+    /// pass that reads an expression's shape.
+    Code(Arc<Code>),
 }
 
 impl Node {
@@ -63,6 +69,7 @@ impl Node {
                 false
             }
             Node::Local(i) => slots.contains(i),
+            Node::Code(code) => code.node.reads_any(slots),
             Node::VarAt(_, x)
             | Node::Not(x)
             | Node::Neg(x)
@@ -121,6 +128,7 @@ impl SetExpr {
             }
             SetExpr::Conj(terms) => terms.iter().any(|(_, t)| t.reads_any(slots)),
             SetExpr::Or(a, b) => a.reads_any(slots) || b.reads_any(slots),
+            SetExpr::Code(code) => code.set.reads_any(slots),
         }
     }
 
@@ -148,6 +156,7 @@ impl SetExpr {
             SetExpr::When(_) => false,
             SetExpr::Conj(terms) => terms.iter().all(|(_, t)| t.reads_position_only()),
             SetExpr::Or(a, b) => a.reads_position_only() && b.reads_position_only(),
+            SetExpr::Code(code) => code.set.reads_position_only(),
         }
     }
 }
@@ -243,6 +252,8 @@ pub enum SetExpr {
     /// The cells in every term, or with `true`, not in it: a filter's chain of `&&`.
     Conj(Box<[(bool, SetExpr)]>),
     Or(Box<SetExpr>, Box<SetExpr>),
+    /// The set compiled to a closure for the board's size (see `code.rs`), made last.
+    Code(Arc<SetCode>),
 }
 
 /// The most elements a native collection can hold on a board: what random draws pad a

@@ -1,0 +1,618 @@
+//! Expressions compiled to closures: what plies, checks and end rules run instead of
+//! walking the expression tree.
+//!
+//! Once the optimiser (`compile::sets`) has settled every expression, each one that the
+//! game evaluates is turned into a tree of closures. The operator of every node is chosen
+//! once, here, instead of by a `match` at every evaluation, and the commonest shapes are
+//! one closure each: a comparison with a constant or `me`, a cell's owner read from a
+//! bound name, a conjunction of cell sets. A set of cells is compiled for the board's
+//! number of words, so it is worked out in registers with the board's constant masks
+//! folded in.
+//!
+//! The expression is kept beside its closure ([`Code::node`], [`SetCode::set`]) for
+//! whatever reads its shape, and the tree-walking evaluator (`eval.rs`) stays the
+//! reference: the few shapes compiled here by calling it (lists, rays, groups) run exactly
+//! as before, and a test plays every game of the library both ways and compares.
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::lang::ast::BinOp;
+
+use super::board::{Board, CellId};
+use super::eval::{self, count_kind};
+use super::game::Game;
+use super::natives::Ctx;
+use super::program::{Aggregate, Choice, Domain, EndResult, Node, Op, SetExpr};
+use super::state::{EMPTY_TOP, NEUTRAL, NONE};
+
+/// A scalar expression as a closure: the context and the local slots in, the value out.
+pub type Scalar = Box<dyn Fn(&Ctx, &mut [i64]) -> i64 + Send + Sync>;
+
+/// A set of cells as a closure, for a board whose sets have `W` words.
+pub type Cells<const W: usize> = Box<dyn Fn(&Ctx, &mut [i64]) -> [u64; W] + Send + Sync>;
+
+/// A compiled scalar expression: the expression and its closure.
+pub struct Code {
+    pub node: Node,
+    pub run: Scalar,
+}
+
+impl fmt::Debug for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Code({:?})", self.node)
+    }
+}
+
+/// A compiled set of cells: the set and its closure for the board's size.
+pub struct SetCode {
+    pub set: SetExpr,
+    run: Sized,
+}
+
+impl fmt::Debug for SetCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SetCode({:?})", self.set)
+    }
+}
+
+macro_rules! sized {
+    ($($variant:ident $w:literal)*) => {
+        /// A set's closure for the board's number of words (boards of up to 704 cells).
+        enum Sized {
+            $($variant(Cells<$w>),)*
+        }
+
+        impl SetCode {
+            fn new(set: &SetExpr, k: &Kit) -> SetCode {
+                let run = match k.words {
+                    $($w => Sized::$variant(cells::<$w>(set, k)),)*
+                    w => unreachable!("a board of {w} words"),
+                };
+                SetCode { set: set.clone(), run }
+            }
+
+            /// Works the set out and hands it to `f` (with the local slots back).
+            #[inline]
+            pub fn with<R>(
+                &self,
+                c: &Ctx,
+                locals: &mut [i64],
+                f: impl FnOnce(&[u64], &mut [i64]) -> R,
+            ) -> R {
+                match &self.run {
+                    $(Sized::$variant(run) => {
+                        let s = run(c, locals);
+                        f(&s, locals)
+                    })*
+                }
+            }
+        }
+    };
+}
+
+sized!(W1 1 W2 2 W3 3 W4 4 W5 5 W6 6 W7 7 W8 8 W9 9 W10 10 W11 11);
+
+/// What compiling needs to know of the game: constant masks and sizes.
+struct Kit<'g> {
+    board: &'g Board,
+    kinds: usize,
+    words: usize,
+}
+
+/// Compiles every expression the game evaluates, in place. Called once, after the
+/// optimiser, by `compile::compile`.
+pub fn compile_game(game: &mut Game) {
+    let board = game.board.clone();
+    let k = Kit {
+        board: &board,
+        kinds: game.kinds.len(),
+        words: board.all().len(),
+    };
+    for action in &mut game.actions {
+        for part in &mut action.parts {
+            for choice in &mut part.choices {
+                match choice {
+                    Choice::In {
+                        domain,
+                        filter,
+                        bound,
+                        ..
+                    } => {
+                        k.domain(domain);
+                        if let Some(f) = filter {
+                            k.wrap(f);
+                        }
+                        if let Some(set) = &mut bound.fixed {
+                            k.wrap_set(set);
+                        }
+                    }
+                    Choice::Let(_, node) | Choice::Where(node) => k.wrap(node),
+                }
+            }
+            k.ops(&mut part.effect);
+            if let Some(check) = &mut part.check {
+                k.wrap(check);
+            }
+            for case in &mut part.notation {
+                if let Some(when) = &mut case.when {
+                    k.wrap(when);
+                }
+            }
+        }
+    }
+    for end in game.ends.iter_mut().chain(&mut game.stuck_rules) {
+        k.wrap(&mut end.when);
+        if let EndResult::Winner(n) | EndResult::Loser(n) = &mut end.result {
+            k.wrap(n);
+        }
+    }
+    for phase in &mut game.phases {
+        k.wrap(&mut phase.when.node);
+    }
+    k.wrap(&mut game.plies_per_turn.node);
+    for standalone in [&mut game.eval, &mut game.shown_height]
+        .into_iter()
+        .flatten()
+    {
+        k.wrap(&mut standalone.node);
+    }
+    if let Some(score) = &mut game.score {
+        // A sorted list is read by `eval_list` through its shape: its parts are compiled,
+        // not the list itself.
+        match &mut score.node {
+            Node::Agg(agg) => **agg = k.aggregate(agg),
+            node => k.wrap(node),
+        }
+    }
+}
+
+impl Kit<'_> {
+    /// Replaces an expression by its compiled form (names and constants, which `eval`
+    /// reads at once, stay as they are).
+    fn wrap(&self, node: &mut Node) {
+        if matches!(
+            node,
+            Node::Const(_) | Node::Local(_) | Node::Me | Node::Var(_) | Node::Code(_)
+        ) {
+            return;
+        }
+        let run = self.scalar(node);
+        let original = std::mem::replace(node, Node::Const(0));
+        *node = Node::Code(Arc::new(Code {
+            node: original,
+            run,
+        }));
+    }
+
+    fn wrap_set(&self, set: &mut SetExpr) {
+        if !matches!(set, SetExpr::Code(_)) {
+            *set = SetExpr::Code(Arc::new(SetCode::new(set, self)));
+        }
+    }
+
+    fn domain(&self, d: &mut Domain) {
+        match d {
+            Domain::Cells(set) => self.wrap_set(set),
+            Domain::Native(_, args) | Domain::List(args) => {
+                for a in args.iter_mut() {
+                    self.wrap(a);
+                }
+            }
+        }
+    }
+
+    fn ops(&self, ops: &mut [Op]) {
+        for op in ops {
+            match op {
+                Op::If(cond, t, f) => {
+                    self.wrap(cond);
+                    self.ops(t);
+                    self.ops(f);
+                }
+                Op::For {
+                    domain,
+                    filter,
+                    body,
+                    ..
+                } => {
+                    self.domain(domain);
+                    if let Some(f) = filter {
+                        self.wrap(f);
+                    }
+                    self.ops(body);
+                }
+                Op::Let(_, n) | Op::SetVar(_, n) => self.wrap(n),
+                Op::SetVarAt(_, p, n) => {
+                    self.wrap(p);
+                    self.wrap(n);
+                }
+                Op::Effect(_, args, _) => {
+                    for a in args.iter_mut() {
+                        self.wrap(a);
+                    }
+                }
+            }
+        }
+    }
+
+    /// An aggregate with its collection, filter and body compiled; a body that is a
+    /// height (which `eval::aggregate` reads through its shape) is left as it is.
+    fn aggregate(&self, agg: &Aggregate) -> Aggregate {
+        let mut agg = agg.clone();
+        self.domain(&mut agg.domain);
+        if let Some(f) = &mut agg.filter {
+            self.wrap(f);
+        }
+        if let Some(b) = &mut agg.body
+            && !matches!(b, Node::Height(_))
+        {
+            self.wrap(b);
+        }
+        agg
+    }
+
+    /// The closure of a scalar expression.
+    fn scalar(&self, node: &Node) -> Scalar {
+        match node {
+            Node::Const(v) => {
+                let v = *v;
+                Box::new(move |_, _| v)
+            }
+            Node::Local(i) => {
+                let i = *i as usize;
+                Box::new(move |_, l| l[i])
+            }
+            Node::Var(slot) => {
+                let slot = *slot as usize;
+                Box::new(move |c, _| c.state.vars[slot])
+            }
+            Node::Me => Box::new(|c, _| c.me as i64),
+            Node::VarAt(slot, p) => {
+                let slot = *slot as usize;
+                if let Node::Me = **p {
+                    return Box::new(move |c, _| c.state.vars[slot + c.me as usize]);
+                }
+                let p = self.scalar(p);
+                Box::new(move |c, l| match p(c, l) {
+                    p if p < 0 => 0,
+                    p => c.state.vars[slot + p as usize],
+                })
+            }
+            Node::Pair(kinds, player, kind) => {
+                let kinds = *kinds as i64;
+                let (player, kind) = (self.scalar(player), self.scalar(kind));
+                Box::new(move |c, l| {
+                    let (p, k) = (player(c, l), kind(c, l));
+                    if p < 0 || k < 0 { NONE } else { p * kinds + k }
+                })
+            }
+            Node::Owner(x) => self.on_cell(x, owner_of),
+            Node::Top(x) => self.on_cell(x, top_of),
+            Node::Height(x) => self.on_cell(x, height_of),
+            Node::Empty(x) => self.on_cell(x, empty_of),
+            Node::File(x) => self.on_cell(x, |c, x| match x {
+                x if x >= 0 => c.game.board.coords[x as usize].0 as i64,
+                _ => 0,
+            }),
+            Node::Rank(x) => self.on_cell(x, |c, x| match x {
+                x if x >= 0 => c.game.board.coords[x as usize].1 as i64,
+                _ => 0,
+            }),
+            Node::Count(x, k) => {
+                let (x, k) = (self.scalar(x), self.scalar(k));
+                Box::new(move |c, l| {
+                    let x = x(c, l);
+                    count_kind(c, x, k(c, l))
+                })
+            }
+            Node::Has(x, k) => {
+                let (x, k) = (self.scalar(x), self.scalar(k));
+                Box::new(move |c, l| {
+                    let x = x(c, l);
+                    match k(c, l) {
+                        k if x >= 0 && (0..64).contains(&k) => {
+                            c.state.holds(x as CellId, k as u8) as i64
+                        }
+                        k => (count_kind(c, x, k) > 0) as i64,
+                    }
+                })
+            }
+            Node::Step(x, d) => {
+                let (x, d) = (self.scalar(x), self.scalar(d));
+                Box::new(move |c, l| {
+                    let x = x(c, l);
+                    super::natives::step(c, x, d(c, l))
+                })
+            }
+            Node::Repetitions => Box::new(|c, _| c.state.repetitions(c.me)),
+            Node::BoardRepeated => Box::new(|c, _| c.state.board_repeated() as i64),
+            Node::Bind(slot, value, body) => {
+                let slot = *slot as usize;
+                let (value, body) = (self.scalar(value), self.scalar(body));
+                Box::new(move |c, l| {
+                    l[slot] = value(c, l);
+                    body(c, l)
+                })
+            }
+            Node::Not(x) => {
+                let x = self.scalar(x);
+                Box::new(move |c, l| (x(c, l) == 0) as i64)
+            }
+            Node::Neg(x) => {
+                let x = self.scalar(x);
+                Box::new(move |c, l| x(c, l).wrapping_neg())
+            }
+            Node::If(cond, t, f) => {
+                let (cond, t, f) = (self.scalar(cond), self.scalar(t), self.scalar(f));
+                Box::new(move |c, l| if cond(c, l) != 0 { t(c, l) } else { f(c, l) })
+            }
+            Node::Binary(op, a, b) => self.binary(*op, a, b),
+            Node::Call(f, args) => {
+                let f = *f;
+                let args: Vec<Scalar> = args.iter().map(|a| self.scalar(a)).collect();
+                match args.len() {
+                    0 => Box::new(move |c, _| f(c, &[])),
+                    1 => {
+                        let a = args.into_iter().next().expect("one argument");
+                        Box::new(move |c, l| f(c, &[a(c, l)]))
+                    }
+                    _ => Box::new(move |c, l| {
+                        let mut vals = [0i64; 4];
+                        for (v, a) in vals.iter_mut().zip(&args) {
+                            *v = a(c, l);
+                        }
+                        f(c, &vals[..args.len()])
+                    }),
+                }
+            }
+            Node::Agg(agg) => {
+                let agg = self.aggregate(agg);
+                Box::new(move |c, l| eval::aggregate(&agg, c, l))
+            }
+            Node::Code(code) => {
+                let code = code.clone();
+                Box::new(move |c, l| (code.run)(c, l))
+            }
+            Node::List(_) => {
+                let node = node.clone();
+                Box::new(move |c, l| eval::eval(&node, c, l))
+            }
+        }
+    }
+
+    /// A function of a cell, the cell read straight from a local slot where it is one.
+    fn on_cell<F>(&self, x: &Node, f: F) -> Scalar
+    where
+        F: Fn(&Ctx, i64) -> i64 + Send + Sync + 'static,
+    {
+        if let Node::Local(i) = *x {
+            let i = i as usize;
+            return Box::new(move |c, l| f(c, l[i]));
+        }
+        let x = self.scalar(x);
+        Box::new(move |c, l| {
+            let x = x(c, l);
+            f(c, x)
+        })
+    }
+
+    fn binary(&self, op: BinOp, a: &Node, b: &Node) -> Scalar {
+        match op {
+            BinOp::And => {
+                let (a, b) = (self.scalar(a), self.scalar(b));
+                Box::new(move |c, l| (a(c, l) != 0 && b(c, l) != 0) as i64)
+            }
+            BinOp::Or => {
+                let (a, b) = (self.scalar(a), self.scalar(b));
+                Box::new(move |c, l| (a(c, l) != 0 || b(c, l) != 0) as i64)
+            }
+            BinOp::Eq => self.arith(a, b, |x, y| (x == y) as i64),
+            BinOp::Ne => self.arith(a, b, |x, y| (x != y) as i64),
+            BinOp::Lt => self.arith(a, b, |x, y| (x < y) as i64),
+            BinOp::Le => self.arith(a, b, |x, y| (x <= y) as i64),
+            BinOp::Gt => self.arith(a, b, |x, y| (x > y) as i64),
+            BinOp::Ge => self.arith(a, b, |x, y| (x >= y) as i64),
+            BinOp::Add => self.arith(a, b, i64::wrapping_add),
+            BinOp::Sub => self.arith(a, b, i64::wrapping_sub),
+            BinOp::Mul => self.arith(a, b, i64::wrapping_mul),
+            BinOp::Div | BinOp::Rem => self.arith(a, b, move |x, y| eval::arith(op, x, y)),
+        }
+    }
+
+    /// A binary operator on two values, the right one read at once where it is a
+    /// constant, `me` or a local name.
+    fn arith<F>(&self, a: &Node, b: &Node, f: F) -> Scalar
+    where
+        F: Fn(i64, i64) -> i64 + Send + Sync + 'static,
+    {
+        let a = self.scalar(a);
+        match *b {
+            Node::Const(k) => Box::new(move |c, l| f(a(c, l), k)),
+            Node::Me => Box::new(move |c, l| f(a(c, l), c.me as i64)),
+            Node::Local(i) => {
+                let i = i as usize;
+                Box::new(move |c, l| {
+                    let x = a(c, l);
+                    f(x, l[i])
+                })
+            }
+            _ => {
+                let b = self.scalar(b);
+                Box::new(move |c, l| {
+                    let x = a(c, l);
+                    f(x, b(c, l))
+                })
+            }
+        }
+    }
+}
+
+/// `owner(cell)`: the top piece's owner, `none` for an empty cell, a neutral top or no cell.
+#[inline]
+fn owner_of(c: &Ctx, cell: i64) -> i64 {
+    if cell < 0 {
+        return NONE;
+    }
+    match c.state.top_code(cell as CellId) {
+        EMPTY_TOP => NONE,
+        code if code as u8 == NEUTRAL => NONE,
+        code => (code & 0xff) as i64,
+    }
+}
+
+/// `top(cell)`: the top piece's kind.
+#[inline]
+fn top_of(c: &Ctx, cell: i64) -> i64 {
+    if cell < 0 {
+        return NONE;
+    }
+    match c.state.top_code(cell as CellId) {
+        EMPTY_TOP => NONE,
+        code => (code >> 8) as i64,
+    }
+}
+
+/// `height(cell)`: the pieces in its stack (0 for no cell).
+#[inline]
+fn height_of(c: &Ctx, cell: i64) -> i64 {
+    if cell < 0 {
+        0
+    } else {
+        c.state.stack(cell as CellId).len() as i64
+    }
+}
+
+/// `empty(cell)` (false for no cell).
+#[inline]
+fn empty_of(c: &Ctx, cell: i64) -> i64 {
+    (cell >= 0 && c.state.top_code(cell as CellId) == EMPTY_TOP) as i64
+}
+
+/// The words of a set of the board's size.
+#[inline]
+fn words<const W: usize>(s: &[u64]) -> [u64; W] {
+    s.try_into().expect("a set of the board's size")
+}
+
+/// The closure of a set of cells on a board whose sets have `W` words.
+fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
+    let all: [u64; W] = words(k.board.all());
+    match set {
+        SetExpr::All => Box::new(move |_, _| all),
+        SetExpr::Empty => Box::new(move |c, _| {
+            let mut s = all;
+            for (x, o) in s.iter_mut().zip(c.state.occupied()) {
+                *x &= !o;
+            }
+            s
+        }),
+        SetExpr::Occupied => Box::new(|c, _| words(c.state.occupied())),
+        SetExpr::OwnedBy(p) if matches!(**p, Node::Me) => {
+            Box::new(|c, _| words(c.state.owned(c.me)))
+        }
+        SetExpr::OwnedBy(p) if matches!(**p, Node::Const(p) if (0..NEUTRAL as i64).contains(&p)) => {
+            let Node::Const(p) = **p else { unreachable!() };
+            Box::new(move |c, _| words(c.state.owned(p as u8)))
+        }
+        SetExpr::TopKind(kind) if matches!(**kind, Node::Const(x) if (0..k.kinds as i64).contains(&x)) =>
+        {
+            let Node::Const(kind) = **kind else {
+                unreachable!()
+            };
+            Box::new(move |c, _| words(c.state.topped_by_kind(kind as u8)))
+        }
+        SetExpr::Test(t) => {
+            let t = *t;
+            Box::new(move |c, _| words(c.state.passing(t)))
+        }
+        SetExpr::Mask(m) => {
+            let m: [u64; W] = words(k.board.mask(*m));
+            Box::new(move |_, _| m)
+        }
+        SetExpr::Holding(kind) => {
+            let kind = *kind;
+            Box::new(move |c, _| words(c.state.holding(kind)))
+        }
+        SetExpr::Neighbours(x, table) => {
+            let table = *table;
+            at_cell(k, x, move |c, x| words(c.game.board.neighbours(table, x)))
+        }
+        SetExpr::Leaps(x, table) => {
+            let table = *table;
+            at_cell(k, x, move |c, x| words(c.game.board.leaps(table, x)))
+        }
+        SetExpr::Single(x) => {
+            let cells = k.board.len() as i64;
+            let x = k.scalar(x);
+            Box::new(move |c, l| {
+                let mut s = [0; W];
+                let x = x(c, l);
+                if (0..cells).contains(&x) {
+                    s[x as usize / 64] |= 1 << (x % 64);
+                }
+                s
+            })
+        }
+        SetExpr::Conj(terms) => {
+            let terms: Box<[(bool, Cells<W>)]> = terms
+                .iter()
+                .map(|(neg, t)| (*neg, cells::<W>(t, k)))
+                .collect();
+            Box::new(move |c, l| {
+                let mut acc = all;
+                for (negated, term) in terms.iter() {
+                    let x = term(c, l);
+                    let mut any = 0;
+                    for (a, x) in acc.iter_mut().zip(x) {
+                        *a &= if *negated { !x } else { x };
+                        any |= *a;
+                    }
+                    if any == 0 {
+                        break;
+                    }
+                }
+                acc
+            })
+        }
+        SetExpr::Or(a, b) => {
+            let (a, b) = (cells::<W>(a, k), cells::<W>(b, k));
+            Box::new(move |c, l| {
+                let mut s = a(c, l);
+                for (x, y) in s.iter_mut().zip(b(c, l)) {
+                    *x |= y;
+                }
+                s
+            })
+        }
+        SetExpr::Code(code) => {
+            let code = code.clone();
+            Box::new(move |c, l| code.with(c, l, |s, _| words(s)))
+        }
+        // The rest, with arguments to work out or few uses: as the tree-walker has them.
+        _ => {
+            let set = set.clone();
+            Box::new(move |c, l| eval::leaf::<W>(&set, c, l))
+        }
+    }
+}
+
+/// A set that a cell gives (none for no cell), the cell read straight from a local slot
+/// where it is one.
+fn at_cell<const W: usize, F>(k: &Kit, x: &Node, f: F) -> Cells<W>
+where
+    F: Fn(&Ctx, CellId) -> [u64; W] + Send + Sync + 'static,
+{
+    if let Node::Local(i) = *x {
+        let i = i as usize;
+        return Box::new(move |c, l| match l[i] {
+            x if x >= 0 => f(c, x as CellId),
+            _ => [0; W],
+        });
+    }
+    let x = k.scalar(x);
+    Box::new(move |c, l| match x(c, l) {
+        x if x >= 0 => f(c, x as CellId),
+        _ => [0; W],
+    })
+}

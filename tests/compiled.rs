@@ -1,0 +1,110 @@
+//! Expressions compiled to closures (`engine::code`) give what the tree-walking evaluator
+//! gives: every game file is played both ways from the same seeds, and every position on
+//! the way has the same legal plies, the same heuristic for every player, the same drawn
+//! ply and the same result.
+
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use rulebook::compile;
+use rulebook::engine::game::Game;
+use rulebook::spec;
+
+/// Every game of the library and of the tests, with parameters that switch variants on.
+const GAMES: &[(&str, &[(&str, &str)])] = &[
+    ("games/amazons.toml", &[]),
+    ("games/bounce.toml", &[]),
+    ("games/bounce.toml", &[("size", "6")]),
+    ("games/breakthrough.toml", &[]),
+    ("games/chess.toml", &[]),
+    ("games/clobber.toml", &[]),
+    ("games/connect4.toml", &[]),
+    ("games/draughts.toml", &[]),
+    ("games/go.toml", &[("size", "5")]),
+    ("games/hex.toml", &[]),
+    ("games/morris.toml", &[]),
+    ("games/reversi.toml", &[]),
+    ("games/sight.toml", &[]),
+    ("games/sight.toml", &[("strict_priority", "true")]),
+    ("games/splut.toml", &[]),
+    ("games/splut.toml", &[("players", "3")]),
+    ("games/splut.toml", &[("players", "4")]),
+    ("games/splut.toml", &[("lev_into_vacated", "false")]),
+    ("games/staqs.toml", &[]),
+    ("games/staqs.toml", &[("diagonal_steps", "true")]),
+    ("games/tictactoe.toml", &[]),
+    ("games/vlkno.toml", &[]),
+    ("games/vlkno.toml", &[("put_back", "true")]),
+    ("tests/games/minidrop.toml", &[]),
+];
+
+/// The game compiled both ways: with closures, and as trees.
+fn both(path: &str, params: &[(&str, &str)]) -> (Game, Game) {
+    let path = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+    let source = spec::load(&path).unwrap_or_else(|d| panic!("{d}"));
+    let params: Vec<(String, String)> = params
+        .iter()
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect();
+    let compiled = compile::compile(&source, &params).unwrap_or_else(|d| panic!("{d}"));
+    let walked = compile::compile_tree_walking(&source, &params).unwrap_or_else(|d| panic!("{d}"));
+    (compiled, walked)
+}
+
+/// Plays seeded random games on both and compares every position on the way.
+fn agree(path: &str, params: &[(&str, &str)], seeds: u64, max_plies: usize) {
+    let (compiled, walked) = both(path, params);
+    for seed in 0..seeds {
+        let mut rng_c = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut rng_w = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let (mut c, mut w) = (compiled.start(), walked.start());
+        assert_eq!(c, w, "{path} {params:?}: the starts differ");
+        for ply in 0..max_plies {
+            let at = format!("{path} {params:?}, seed {seed}, ply {ply}");
+            assert_eq!(
+                compiled.legal_plies(&c),
+                walked.legal_plies(&w),
+                "{at}: legal plies"
+            );
+            for p in 0..compiled.players.len() as u8 {
+                assert_eq!(
+                    compiled.evaluate(&c, p),
+                    walked.evaluate(&w, p),
+                    "{at}: the heuristic for player {p}"
+                );
+            }
+            let drawn_c = compiled.play_random(&mut c, &mut rng_c);
+            let drawn_w = walked.play_random(&mut w, &mut rng_w);
+            assert_eq!(drawn_c, drawn_w, "{at}: the drawn ply");
+            assert_eq!(c, w, "{at}: the position after the drawn ply");
+            if drawn_c.is_none() {
+                break;
+            }
+        }
+        assert_eq!(
+            c.outcome, w.outcome,
+            "{path} {params:?}, seed {seed}: result"
+        );
+        if c.outcome.is_some() {
+            assert_eq!(compiled.scores(&c), walked.scores(&w), "{path}: scores");
+        }
+    }
+}
+
+#[test]
+fn compiled_expressions_play_every_game_as_the_tree_walker_does() {
+    for (path, params) in GAMES {
+        agree(path, params, 3, 400);
+    }
+}
+
+#[test]
+fn compiled_expressions_agree_on_long_games() {
+    // Whole games, to the end, where they are short enough to play many.
+    for path in [
+        "games/staqs.toml",
+        "games/sight.toml",
+        "games/tictactoe.toml",
+    ] {
+        agree(path, &[], 30, 10_000);
+    }
+}
