@@ -24,7 +24,7 @@ use super::eval::{self, count_kind};
 use super::game::Game;
 use super::natives::Ctx;
 use super::program::{Aggregate, Choice, Domain, EndResult, Node, Op, SetExpr};
-use super::state::{EMPTY_TOP, NEUTRAL, NONE};
+use super::state::{EMPTY_TOP, NEUTRAL, NONE, State};
 
 /// A scalar expression as a closure: the context and the local slots in, the value out.
 pub type Scalar = Box<dyn Fn(&Ctx, &mut [i64]) -> i64 + Send + Sync>;
@@ -96,16 +96,28 @@ sized!(W1 1 W2 2 W3 3 W4 4 W5 5 W6 6 W7 7 W8 8 W9 9 W10 10 W11 11);
 /// What compiling needs to know of the game: constant masks and sizes.
 struct Kit<'g> {
     board: &'g Board,
+    /// The game's first position: every position keeps its sets in the same order.
+    layout: &'g State,
     kinds: usize,
     words: usize,
+}
+
+/// A term of a conjunction that the position keeps as a set.
+enum Numbered {
+    /// The set of this number (see [`State::numbered`]).
+    Fixed(usize),
+    /// The cells the player to move owns.
+    Mine,
 }
 
 /// Compiles every expression the game evaluates, in place. Called once, after the
 /// optimiser, by `compile::compile`.
 pub fn compile_game(game: &mut Game) {
     let board = game.board.clone();
+    let layout = game.initial.clone();
     let k = Kit {
         board: &board,
+        layout: &layout,
         kinds: game.kinds.len(),
         words: board.all().len(),
     };
@@ -168,6 +180,27 @@ pub fn compile_game(game: &mut Game) {
 }
 
 impl Kit<'_> {
+    /// Whether the position keeps a set of cells as it is, and which.
+    fn numbered(&self, set: &SetExpr) -> Option<Numbered> {
+        let state = self.layout;
+        let number = match set {
+            SetExpr::Occupied => state.occupied_number(),
+            SetExpr::Test(t) => state.test_number(*t),
+            SetExpr::Holding(kind) => state.holding_number(*kind),
+            SetExpr::OwnedBy(p) => match **p {
+                Node::Me => return Some(Numbered::Mine),
+                Node::Const(p) if (0..NEUTRAL as i64).contains(&p) => state.owned_number(p as u8),
+                _ => return None,
+            },
+            SetExpr::TopKind(kind) => match **kind {
+                Node::Const(x) if (0..self.kinds as i64).contains(&x) => state.kind_number(x as u8),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some(Numbered::Fixed(number))
+    }
+
     /// Replaces an expression by its compiled form (names and constants, which `eval`
     /// reads at once, stay as they are).
     fn wrap(&self, node: &mut Node) {
@@ -555,21 +588,39 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
             })
         }
         SetExpr::Conj(terms) => {
-            let terms: Box<[(bool, Cells<W>)]> = terms
-                .iter()
-                .map(|(neg, t)| (*neg, cells::<W>(t, k)))
-                .collect();
+            // The terms the position keeps as sets are read by number, first (they cost
+            // a load each); the others follow, while any cell is left.
+            let mut numbered = Vec::new();
+            let mut mine = false;
+            let mut rest = Vec::new();
+            for (negated, term) in terms.iter() {
+                match (negated, k.numbered(term)) {
+                    (false, Some(Numbered::Fixed(i))) => numbered.push(i),
+                    (false, Some(Numbered::Mine)) => mine = true,
+                    _ => rest.push((*negated, cells::<W>(term, k))),
+                }
+            }
+            let numbered: Box<[usize]> = numbered.into();
+            let rest: Box<[(bool, Cells<W>)]> = rest.into();
             Box::new(move |c, l| {
                 let mut acc = all;
-                for (negated, term) in terms.iter() {
+                for &i in numbered.iter() {
+                    for (a, x) in acc.iter_mut().zip(c.state.numbered(i)) {
+                        *a &= x;
+                    }
+                }
+                if mine {
+                    for (a, x) in acc.iter_mut().zip(c.state.owned(c.me)) {
+                        *a &= x;
+                    }
+                }
+                for (negated, term) in rest.iter() {
+                    if acc.iter().all(|&a| a == 0) {
+                        break;
+                    }
                     let x = term(c, l);
-                    let mut any = 0;
                     for (a, x) in acc.iter_mut().zip(x) {
                         *a &= if *negated { !x } else { x };
-                        any |= *a;
-                    }
-                    if any == 0 {
-                        break;
                     }
                 }
                 acc

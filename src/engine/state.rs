@@ -380,11 +380,50 @@ impl State {
         self.starts[4] as usize
     }
 
-    /// The cached set number `i`.
+    /// The cached set number `i`: see [`State::numbered`].
     #[inline]
     fn set(&self, i: usize) -> &[u64] {
         let w = self.words as usize;
         &self.sets[i * w..(i + 1) * w]
+    }
+
+    /// The cached set number `i`, as [`State::owned_number`] and its kin number them.
+    /// Every position of a game is a copy of its first one and keeps its sets in the same
+    /// order, so a closure compiled once for the game (`engine::code`) works the number
+    /// out at load time and reads the set with one index.
+    #[inline]
+    pub fn numbered(&self, i: usize) -> &[u64] {
+        self.set(i)
+    }
+
+    /// The number of the set [`State::owned`] gives for `player`.
+    #[inline]
+    pub fn owned_number(&self, player: u8) -> usize {
+        self.owners_at() + (player as usize).min(self.owner_slots as usize - 1)
+    }
+
+    /// The number of the set [`State::topped_by_kind`] gives for `kind`.
+    #[inline]
+    pub fn kind_number(&self, kind: u8) -> usize {
+        self.kinds_at() + (kind as usize).min(self.kind_count as usize - 1)
+    }
+
+    /// The number of the set [`State::occupied`] gives.
+    #[inline]
+    pub fn occupied_number(&self) -> usize {
+        self.occupied_at()
+    }
+
+    /// The number of the set [`State::holding`] gives for `kind`.
+    #[inline]
+    pub fn holding_number(&self, kind: u8) -> usize {
+        self.contains_at() + kind as usize
+    }
+
+    /// The number of the set [`State::passing`] gives for `test`.
+    #[inline]
+    pub fn test_number(&self, test: u16) -> usize {
+        self.tests_at() + test as usize
     }
 
     /// Every cell's stack, bottom first.
@@ -455,28 +494,26 @@ impl State {
     /// The cells whose top piece `player` owns (the neutral slot for [`NEUTRAL`]).
     #[inline]
     pub fn owned(&self, player: u8) -> &[u64] {
-        let slot = (player as usize).min(self.owner_slots as usize - 1);
-        self.set(self.owners_at() + slot)
+        self.set(self.owned_number(player))
     }
 
     /// The cells whose top piece is of kind `kind` (any owner).
     #[inline]
     pub fn topped_by_kind(&self, kind: u8) -> &[u64] {
-        let kind = (kind as usize).min(self.kind_count as usize - 1);
-        self.set(self.kinds_at() + kind)
+        self.set(self.kind_number(kind))
     }
 
     /// The cells that hold a piece.
     #[inline]
     pub fn occupied(&self) -> &[u64] {
-        self.set(self.occupied_at())
+        self.set(self.occupied_number())
     }
 
     /// The cells whose stack holds a piece of kind `kind` (one of the first 64 kinds)
     /// anywhere.
     #[inline]
     pub fn holding(&self, kind: u8) -> &[u64] {
-        self.set(self.contains_at() + kind as usize)
+        self.set(self.holding_number(kind))
     }
 
     /// Whether the stack on `cell` holds a piece of kind `kind` (one of the first 64).
@@ -510,7 +547,7 @@ impl State {
     /// The cells whose stack passes the game's stack test `test`.
     #[inline]
     pub fn passing(&self, test: u16) -> &[u64] {
-        self.set(self.tests_at() + test as usize)
+        self.set(self.test_number(test))
     }
 
     /// The number of 64-bit words in a cell set of this position.
