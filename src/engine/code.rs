@@ -17,7 +17,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::lang::ast::BinOp;
+use crate::lang::ast::{AggOp, BinOp};
 
 use super::board::{Board, CellId};
 use super::eval::{self, count_kind};
@@ -92,6 +92,26 @@ macro_rules! sized {
 }
 
 sized!(W1 1 W2 2 W3 3 W4 4 W5 5 W6 6 W7 7 W8 8 W9 9 W10 10 W11 11);
+
+/// Calls a function generic over the board's number of words with the game's own.
+macro_rules! by_words {
+    ($words:expr, $f:ident($($arg:expr),*)) => {
+        match $words {
+            1 => $f::<1>($($arg),*),
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            6 => $f::<6>($($arg),*),
+            7 => $f::<7>($($arg),*),
+            8 => $f::<8>($($arg),*),
+            9 => $f::<9>($($arg),*),
+            10 => $f::<10>($($arg),*),
+            11 => $f::<11>($($arg),*),
+            w => unreachable!("a board of {w} words"),
+        }
+    };
+}
 
 /// What compiling needs to know of the game: constant masks and sizes.
 struct Kit<'g> {
@@ -400,8 +420,26 @@ impl Kit<'_> {
                 }
             }
             Node::Agg(agg) => {
-                let agg = self.aggregate(agg);
-                Box::new(move |c, l| eval::aggregate(&agg, c, l))
+                let height_extreme = matches!(agg.op, AggOp::Min | AggOp::Max)
+                    && agg.filter.is_none()
+                    && matches!(&agg.body, Some(Node::Height(x)) if matches!(**x, Node::Local(s) if s == agg.slot));
+                match &agg.domain {
+                    // Over a set of cells, with nothing that reads their order or builds a
+                    // list: a loop over the set's bits, calling the compiled filter and body.
+                    // The least or greatest height is left to `eval::aggregate`, which reads
+                    // it from the position's cells by height.
+                    Domain::Cells(set)
+                        if agg.along.is_none()
+                            && !height_extreme
+                            && !matches!(agg.op, AggOp::SortDesc | AggOp::SortAsc) =>
+                    {
+                        by_words!(self.words, over_cells(set, agg, self))
+                    }
+                    _ => {
+                        let agg = self.aggregate(agg);
+                        Box::new(move |c, l| eval::aggregate(&agg, c, l))
+                    }
+                }
             }
             Node::Code(code) => {
                 let code = code.clone();
@@ -644,6 +682,112 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
         _ => {
             let set = set.clone();
             Box::new(move |c, l| eval::leaf::<W>(&set, c, l))
+        }
+    }
+}
+
+/// An aggregate over a set of cells (in cell order, neither sorted nor along a ray), on
+/// a board whose sets have `W` words: its value as `eval::aggregate` works it out.
+fn over_cells<const W: usize>(set: &SetExpr, agg: &Aggregate, k: &Kit) -> Scalar {
+    let set = cells::<W>(set, k);
+    let slot = agg.slot as usize;
+    let filter = agg.filter.as_ref().map(|f| k.scalar(f));
+    let body = agg.body.as_ref().map(|b| k.scalar(b));
+    let passes = move |c: &Ctx, l: &mut [i64]| filter.as_ref().is_none_or(|f| f(c, l) != 0);
+    let value = move |c: &Ctx, l: &mut [i64]| body.as_ref().map_or(1, |b| b(c, l));
+    match agg.op {
+        AggOp::Count => Box::new(move |c, l| {
+            let mut n = 0i64;
+            each_bit(set(c, l), |e| {
+                l[slot] = e;
+                n += (passes(c, l) && value(c, l) != 0) as i64;
+                true
+            });
+            n
+        }),
+        AggOp::Sum => Box::new(move |c, l| {
+            let mut n = 0i64;
+            each_bit(set(c, l), |e| {
+                l[slot] = e;
+                if passes(c, l) {
+                    n = n.wrapping_add(value(c, l));
+                }
+                true
+            });
+            n
+        }),
+        AggOp::Any => Box::new(move |c, l| {
+            let mut found = false;
+            each_bit(set(c, l), |e| {
+                l[slot] = e;
+                found = passes(c, l) && value(c, l) != 0;
+                !found
+            });
+            found as i64
+        }),
+        AggOp::All => Box::new(move |c, l| {
+            let mut all = true;
+            each_bit(set(c, l), |e| {
+                l[slot] = e;
+                all = !passes(c, l) || value(c, l) != 0;
+                all
+            });
+            all as i64
+        }),
+        AggOp::Min | AggOp::Max => {
+            let max = agg.op == AggOp::Max;
+            Box::new(move |c, l| {
+                let mut acc: Option<i64> = None;
+                each_bit(set(c, l), |e| {
+                    l[slot] = e;
+                    if passes(c, l) {
+                        let v = value(c, l);
+                        acc = Some(acc.map_or(v, |a| if max { a.max(v) } else { a.min(v) }));
+                    }
+                    true
+                });
+                acc.unwrap_or(0)
+            })
+        }
+        // The element itself: the body is not read.
+        AggOp::First => Box::new(move |c, l| {
+            let mut found = NONE;
+            each_bit(set(c, l), |e| {
+                l[slot] = e;
+                if passes(c, l) {
+                    found = e;
+                    return false;
+                }
+                true
+            });
+            found
+        }),
+        AggOp::Last => Box::new(move |c, l| {
+            let mut found = NONE;
+            each_bit(set(c, l), |e| {
+                l[slot] = e;
+                if passes(c, l) {
+                    found = e;
+                }
+                true
+            });
+            found
+        }),
+        AggOp::SortDesc | AggOp::SortAsc => unreachable!("lists are left to eval_list"),
+    }
+}
+
+/// Calls `f` with each cell of a set in cell order until it returns false.
+#[inline]
+fn each_bit<const W: usize>(s: [u64; W], mut f: impl FnMut(i64) -> bool) {
+    for (w, word) in s.into_iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            let e = (w * 64 + bits.trailing_zeros() as usize) as i64;
+            bits &= bits - 1;
+            if !f(e) {
+                return;
+            }
         }
     }
 }
