@@ -490,6 +490,11 @@ impl Game {
         } else {
             1
         };
+        if deepest == 1
+            && let Some(found) = self.pair_of_sets(state, part, locals, settled, out)
+        {
+            return found;
+        }
         for depth in (1..=deepest).rev() {
             let (at, values, sets) = (out.entries.len(), out.values.len(), out.sets.len());
             let mut lister = Lister {
@@ -537,6 +542,92 @@ impl Game {
             1,
             count.saturating_add(optional),
         )
+    }
+
+    /// The head of a first part whose choices left to make are two sets of cells with
+    /// no filter, the second read from the first and last of the part (a piece, then
+    /// where it goes): listed as [`Lister`] lists it, with the same entries in the same
+    /// order, but as one loop over the first set instead of a walk through the choices.
+    /// `None` when the part has another shape, or has more combinations than a head
+    /// lists (nothing is left in `out` then).
+    fn pair_of_sets(
+        &self,
+        state: &State,
+        part: &Part,
+        locals: &mut Frame,
+        settled: u64,
+        out: &mut Numbered,
+    ) -> Option<(Head, u8, u64)> {
+        if part.optional || part.choices.len() > 64 {
+            return None;
+        }
+        let mut open = part
+            .choices
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| settled & (1 << i) == 0);
+        let (Some((_, first)), Some((last, second)), None) =
+            (open.next(), open.next(), open.next())
+        else {
+            return None;
+        };
+        let (
+            Choice::In {
+                slot,
+                domain: Domain::Cells(pieces),
+                filter: None,
+                ..
+            },
+            Choice::In {
+                domain: Domain::Cells(targets),
+                filter: None,
+                ..
+            },
+        ) = (first, second)
+        else {
+            return None;
+        };
+        if last + 1 != part.choices.len() {
+            return None;
+        }
+        let c = Ctx {
+            game: self,
+            state,
+            me: state.to_move,
+        };
+        let (at, values, sets) = (out.entries.len(), out.values.len(), out.sets.len());
+        let mut words = [0u64; WORDS];
+        let n = cells_into(pieces, &c, locals, &mut words);
+        let mut total = 0u64;
+        for e in Members::of(&words[..n]) {
+            locals[*slot as usize] = e as i64;
+            let leaf = out.sets.len() as u32;
+            let count = with_cells(targets, &c, locals, |s, _| {
+                out.sets.extend_from_slice(s);
+                cellset::count(s) as u64
+            });
+            if count == 0 {
+                out.sets.truncate(leaf as usize);
+                continue;
+            }
+            out.entries.push(Entry {
+                before: total,
+                values: out.values.len() as u32,
+                len: 1,
+                skipped: 0,
+                leaf,
+            });
+            out.values.push(e as i64);
+            total += count;
+            if out.entries.len() > MOST_ENTRIES {
+                out.entries.truncate(at);
+                out.values.truncate(values);
+                out.sets.truncate(sets);
+                return None;
+            }
+        }
+        let len = (out.entries.len() - at) as u32;
+        Some((Head::Listed { at: at as u32, len }, 1, total))
     }
 
     /// How many slots the `in` choices of `part` get together, in a part that the
