@@ -124,7 +124,7 @@ struct Kit<'g> {
 
 /// A term of a conjunction that the position keeps as a set.
 enum Numbered {
-    /// The set of this number (see [`State::numbered`]).
+    /// The set of this number (see [`State::cached_words`]).
     Fixed(usize),
     /// The cells the player to move owns.
     Mine,
@@ -638,27 +638,49 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
                     _ => rest.push((*negated, cells::<W>(term, k))),
                 }
             }
-            let numbered: Box<[usize]> = numbered.into();
-            let rest: Box<[(bool, Cells<W>)]> = rest.into();
-            Box::new(move |c, l| {
+            // Where each kept set starts among the position's words.
+            let starts: Box<[usize]> = numbered.iter().map(|i| i * W).collect();
+            let kept = move |c: &Ctx| {
                 let mut acc = all;
-                for &i in numbered.iter() {
-                    for (a, x) in acc.iter_mut().zip(c.state.numbered(i)) {
-                        *a &= x;
+                let sets = c.state.cached_words();
+                for &at in starts.iter() {
+                    let x: [u64; W] = words(&sets[at..at + W]);
+                    for w in 0..W {
+                        acc[w] &= x[w];
                     }
                 }
                 if mine {
-                    for (a, x) in acc.iter_mut().zip(c.state.owned(c.me)) {
-                        *a &= x;
+                    let x: [u64; W] = words(c.state.owned(c.me));
+                    for w in 0..W {
+                        acc[w] &= x[w];
                     }
                 }
+                acc
+            };
+            if let [(false, _)] = rest[..] {
+                // One term left to work out (a cell's neighbours, say): no loop.
+                let (_, term) = rest.pop().expect("one term");
+                return Box::new(move |c, l| {
+                    let mut acc = kept(c);
+                    if acc.iter().any(|&a| a != 0) {
+                        let x = term(c, l);
+                        for w in 0..W {
+                            acc[w] &= x[w];
+                        }
+                    }
+                    acc
+                });
+            }
+            let rest: Box<[(bool, Cells<W>)]> = rest.into();
+            Box::new(move |c, l| {
+                let mut acc = kept(c);
                 for (negated, term) in rest.iter() {
                     if acc.iter().all(|&a| a == 0) {
                         break;
                     }
                     let x = term(c, l);
-                    for (a, x) in acc.iter_mut().zip(x) {
-                        *a &= if *negated { !x } else { x };
+                    for w in 0..W {
+                        acc[w] &= if *negated { !x[w] } else { x[w] };
                     }
                 }
                 acc

@@ -380,20 +380,21 @@ impl State {
         self.starts[4] as usize
     }
 
-    /// The cached set number `i`: see [`State::numbered`].
+    /// The cached set number `i`: see [`State::cached_words`].
     #[inline]
     fn set(&self, i: usize) -> &[u64] {
         let w = self.words as usize;
         &self.sets[i * w..(i + 1) * w]
     }
 
-    /// The cached set number `i`, as [`State::owned_number`] and its kin number them.
-    /// Every position of a game is a copy of its first one and keeps its sets in the same
-    /// order, so a closure compiled once for the game (`engine::code`) works the number
-    /// out at load time and reads the set with one index.
+    /// Every cached set, `words` words each: set number `i` (as [`State::owned_number`]
+    /// and its kin number them) is the words from `i * words`. Every position of a game
+    /// is a copy of its first one and keeps its sets in the same order, so a closure
+    /// compiled once for the game (`engine::code`) works the number out at load time and
+    /// reads the set with one index.
     #[inline]
-    pub fn numbered(&self, i: usize) -> &[u64] {
-        self.set(i)
+    pub fn cached_words(&self) -> &[u64] {
+        &self.sets
     }
 
     /// The number of the set [`State::owned`] gives for `player`.
