@@ -491,13 +491,56 @@ impl Kit<'_> {
         }
     }
 
-    /// A binary operator on two values, the right one read at once where it is a
-    /// constant, `me` or a local name.
+    /// A binary operator on two values. A left value that is a name, a variable or a
+    /// reading of a named cell (`owner(x)`, `height(x)`...) and a right one that is a
+    /// constant, `me` or a name are read inside the operator's closure, not through
+    /// closures of their own: `owner(x) == me` and `supply(me) > 0` are one call each.
     fn arith<F>(&self, a: &Node, b: &Node, f: F) -> Scalar
     where
         F: Fn(i64, i64) -> i64 + Send + Sync + 'static,
     {
+        macro_rules! at_local {
+            ($x:expr, $read:expr) => {
+                if let Node::Local(i) = **$x {
+                    let i = i as usize;
+                    return self.arith_right(move |c: &Ctx, l: &mut [i64]| $read(c, l[i]), b, f);
+                }
+            };
+        }
+        match a {
+            Node::Local(i) => {
+                let i = *i as usize;
+                return self.arith_right(move |_: &Ctx, l: &mut [i64]| l[i], b, f);
+            }
+            Node::Var(slot) => {
+                let slot = *slot as usize;
+                return self.arith_right(move |c: &Ctx, _: &mut [i64]| c.state.vars[slot], b, f);
+            }
+            Node::VarAt(slot, p) if matches!(**p, Node::Me) => {
+                let slot = *slot as usize;
+                return self.arith_right(
+                    move |c: &Ctx, _: &mut [i64]| c.state.vars[slot + c.me as usize],
+                    b,
+                    f,
+                );
+            }
+            Node::Owner(x) => at_local!(x, owner_of),
+            Node::Top(x) => at_local!(x, top_of),
+            Node::Height(x) => at_local!(x, height_of),
+            Node::Empty(x) => at_local!(x, empty_of),
+            _ => {}
+        }
         let a = self.scalar(a);
+        self.arith_right(move |c: &Ctx, l: &mut [i64]| a(c, l), b, f)
+    }
+
+    /// [`Kit::arith`] with the left value's reader settled: the right one read at once
+    /// where it is a constant, `me` or a local name.
+    fn arith_right<A, F>(&self, a: A, b: &Node, f: F) -> Scalar
+    where
+        A: Fn(&Ctx, &mut [i64]) -> i64 + Send + Sync + 'static,
+        F: Fn(i64, i64) -> i64 + Send + Sync + 'static,
+    {
         match *b {
             Node::Const(k) => Box::new(move |c, l| f(a(c, l), k)),
             Node::Me => Box::new(move |c, l| f(a(c, l), c.me as i64)),
