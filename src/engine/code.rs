@@ -20,11 +20,11 @@ use std::sync::Arc;
 use crate::lang::ast::{AggOp, BinOp};
 
 use super::board::{Board, CellId};
-use super::eval::{self, count_kind};
+use super::eval::{self, count_kind, empty_of, height_of, owner_of, top_of};
 use super::game::Game;
 use super::natives::Ctx;
 use super::program::{Aggregate, Choice, Domain, EndResult, Node, Op, SetExpr};
-use super::state::{EMPTY_TOP, NEUTRAL, NONE, State};
+use super::state::{NEUTRAL, NONE, State};
 
 /// A scalar expression as a closure: the context and the local slots in, the value out.
 pub type Scalar = Box<dyn Fn(&Ctx, &mut [i64]) -> i64 + Send + Sync>;
@@ -560,47 +560,6 @@ impl Kit<'_> {
             }
         }
     }
-}
-
-/// `owner(cell)`: the top piece's owner, `none` for an empty cell, a neutral top or no cell.
-#[inline]
-fn owner_of(c: &Ctx, cell: i64) -> i64 {
-    if cell < 0 {
-        return NONE;
-    }
-    match c.state.top_code(cell as CellId) {
-        EMPTY_TOP => NONE,
-        code if code as u8 == NEUTRAL => NONE,
-        code => (code & 0xff) as i64,
-    }
-}
-
-/// `top(cell)`: the top piece's kind.
-#[inline]
-fn top_of(c: &Ctx, cell: i64) -> i64 {
-    if cell < 0 {
-        return NONE;
-    }
-    match c.state.top_code(cell as CellId) {
-        EMPTY_TOP => NONE,
-        code => (code >> 8) as i64,
-    }
-}
-
-/// `height(cell)`: the pieces in its stack (0 for no cell).
-#[inline]
-fn height_of(c: &Ctx, cell: i64) -> i64 {
-    if cell < 0 {
-        0
-    } else {
-        c.state.stack(cell as CellId).len() as i64
-    }
-}
-
-/// `empty(cell)` (false for no cell).
-#[inline]
-fn empty_of(c: &Ctx, cell: i64) -> i64 {
-    (cell >= 0 && c.state.top_code(cell as CellId) == EMPTY_TOP) as i64
 }
 
 /// The words of a set of the board's size.

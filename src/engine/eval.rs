@@ -69,32 +69,10 @@ fn eval_node(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
                 c.state.vars[*slot as usize + p as usize]
             }
         }
-        Node::Owner(x) => {
-            let cell = eval(x, c, locals);
-            if cell < 0 {
-                return NONE;
-            }
-            match c.state.top_code(cell as CellId) {
-                EMPTY_TOP => NONE,
-                code if code as u8 == NEUTRAL => NONE,
-                code => (code & 0xff) as i64,
-            }
-        }
-        Node::Top(x) => match eval(x, c, locals) {
-            cell if cell < 0 => NONE,
-            cell => match c.state.top_code(cell as CellId) {
-                EMPTY_TOP => NONE,
-                code => (code >> 8) as i64,
-            },
-        },
-        Node::Height(x) => match eval(x, c, locals) {
-            cell if cell < 0 => 0,
-            cell => c.state.stack(cell as CellId).len() as i64,
-        },
-        Node::Empty(x) => {
-            let cell = eval(x, c, locals);
-            (cell >= 0 && c.state.top_code(cell as CellId) == EMPTY_TOP) as i64
-        }
+        Node::Owner(x) => owner_of(c, eval(x, c, locals)),
+        Node::Top(x) => top_of(c, eval(x, c, locals)),
+        Node::Height(x) => height_of(c, eval(x, c, locals)),
+        Node::Empty(x) => empty_of(c, eval(x, c, locals)),
         Node::Count(x, k) => count_kind(c, eval(x, c, locals), eval(k, c, locals)),
         Node::Repetitions => c.state.repetitions(c.me),
         Node::BoardRepeated => c.state.board_repeated() as i64,
@@ -179,6 +157,47 @@ pub fn arith(op: BinOp, x: i64, y: i64) -> i64 {
         BinOp::And => (x != 0 && y != 0) as i64,
         BinOp::Or => (x != 0 || y != 0) as i64,
     }
+}
+
+/// `owner(cell)`: the top piece's owner, `none` for an empty cell, a neutral top or no cell.
+#[inline]
+pub(super) fn owner_of(c: &Ctx, cell: i64) -> i64 {
+    if cell < 0 {
+        return NONE;
+    }
+    match c.state.top_code(cell as CellId) {
+        EMPTY_TOP => NONE,
+        code if code as u8 == NEUTRAL => NONE,
+        code => (code & 0xff) as i64,
+    }
+}
+
+/// `top(cell)`: the top piece's kind.
+#[inline]
+pub(super) fn top_of(c: &Ctx, cell: i64) -> i64 {
+    if cell < 0 {
+        return NONE;
+    }
+    match c.state.top_code(cell as CellId) {
+        EMPTY_TOP => NONE,
+        code => (code >> 8) as i64,
+    }
+}
+
+/// `height(cell)`: the pieces in its stack (0 for no cell).
+#[inline]
+pub(super) fn height_of(c: &Ctx, cell: i64) -> i64 {
+    if cell < 0 {
+        0
+    } else {
+        c.state.stack(cell as CellId).len() as i64
+    }
+}
+
+/// `empty(cell)` (false for no cell).
+#[inline]
+pub(super) fn empty_of(c: &Ctx, cell: i64) -> i64 {
+    (cell >= 0 && c.state.top_code(cell as CellId) == EMPTY_TOP) as i64
 }
 
 /// How many pieces of kind `kind` the stack on `cell` holds (0 for none).
