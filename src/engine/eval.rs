@@ -1,4 +1,10 @@
-//! Evaluation of compiled expressions and execution of compiled effects.
+//! Evaluation of compiled expressions by walking their trees, and execution of compiled
+//! effects.
+//!
+//! A game's expressions run as closures (`code.rs`), which meet a tree only at a
+//! [`Node::Code`] and in the few shapes they leave to this evaluator (lists, rays,
+//! groups). The walk stays the reference the closures are tested against
+//! (`compile::compile_tree_walking`).
 //!
 //! Types were checked at load time, so every scalar is an `i64` here: booleans are 0/1,
 //! cells, players, kinds and directions are indices, and `none` is -1.
