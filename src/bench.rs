@@ -13,7 +13,7 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use serde_json::{Value, json};
 
-use crate::bots::mcts::{Budget, MctsBot};
+use crate::bots::mcts::{Budget, Cutoff, MctsBot, Settings};
 use crate::engine::game::Game;
 
 /// What one benchmark run measured.
@@ -84,7 +84,13 @@ pub fn run(game: &Game, amount: Amount, seed: u64) -> BenchReport {
         Amount::Seconds(s) => Budget::Time(Duration::from_secs_f64((s / 5.0).max(0.5))),
         Amount::Playouts(n) => Budget::Iterations(n.max(1)),
     };
-    let mut bot = MctsBot::new(seed, budget);
+    // Full playouts, as before cut-offs were the default: the figure measures how fast
+    // the engine plays a game out inside a search, and stays comparable across builds.
+    let settings = Settings {
+        cutoff: Cutoff::Off,
+        ..Settings::default()
+    };
+    let mut bot = MctsBot::with_settings(seed, budget, settings);
     let clock = Instant::now();
     let (_, mcts_iterations) = bot.search(game, &start);
     let mcts_seconds = clock.elapsed().as_secs_f64();

@@ -437,6 +437,46 @@ fn mcts_stops_at_its_time_budget_by_the_clock_readings_and_always_has_a_ply() {
     assert!(advice.is_some());
 }
 
+#[test]
+fn mcts_cuts_playouts_off_by_default_only_in_games_with_an_eval_and_cutoff_0_turns_it_off() {
+    use rulebook::bots::mcts::{Cutoff, DEFAULT_CUTOFF, MctsBot};
+    use rulebook::bots::spec::Spec;
+    let with_eval = game("breakthrough", &[]);
+    assert!(with_eval.eval.is_some());
+    let mut bare = with_eval.clone();
+    bare.eval = None;
+    let from = |text: &str| MctsBot::from_spec(&mut Spec::parse(text).unwrap(), 1);
+    let default = from("mcts:ms=200").unwrap().settings();
+    assert_eq!(default.cutoff, Cutoff::Auto);
+    assert_eq!(default.cutoff_in(&with_eval), Some(DEFAULT_CUTOFF));
+    assert_eq!(default.cutoff_in(&bare), None);
+    let off = from("mcts:cutoff=0").unwrap().settings();
+    assert_eq!(off.cutoff, Cutoff::Off);
+    assert_eq!(off.cutoff_in(&with_eval), None);
+    let twenty = from("mcts:cutoff=20").unwrap().settings();
+    assert_eq!(twenty.cutoff_in(&with_eval), Some(20));
+    assert_eq!(
+        twenty.cutoff_in(&bare),
+        Some(20),
+        "asked for, it applies anywhere"
+    );
+    for nonsense in ["none", "-1", "1.5", "", "1000001"] {
+        let err = bots::from_spec(&format!("mcts:cutoff={nonsense}"), 0)
+            .err()
+            .unwrap_or_else(|| panic!("cutoff={nonsense} was accepted"));
+        assert!(err.contains("cutoff="), "{err}");
+    }
+    // Either way the bot plays: a search with the default cut-off and one without.
+    let s = with_eval.start();
+    for spec in ["mcts:iters=50", "mcts:iters=50,cutoff=0"] {
+        let ply = bots::from_spec(spec, 3)
+            .unwrap()
+            .choose(&with_eval, &s)
+            .unwrap();
+        assert!(with_eval.legal_plies(&s).contains(&ply), "{spec}");
+    }
+}
+
 /// Tic-tac-toe's value for `me` under perfect play from `s`: 1 a win, 0 a draw, -1 a
 /// loss; memoised by the drawn board, which shows the player to move.
 fn perfect_value(g: &Game, s: &State, me: u8, memo: &mut HashMap<(String, u8), i8>) -> i8 {

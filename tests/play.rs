@@ -92,7 +92,7 @@ fn the_end_of_a_game_says_which_rule_ended_it_with_the_scores_where_the_rules_sc
     assert!(
         text.contains(
             "game over: white won\nwhy: the end rule `passes == 2` holds, with me = white \
-             (games/staqs.toml:87)\nscores: blue 4 4 3 2; white 9 5 3 3\n"
+             (games/staqs.toml:87)\nscores: blue 5 5 3 2; white 9 3 3 3\n"
         ),
         "{text}"
     );

@@ -20,7 +20,7 @@ use std::rc::Rc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::bots::mcts::{Budget, MctsBot};
+use crate::bots::mcts::{Budget, Cutoff, MctsBot, Settings};
 use crate::bots::{self, Bot};
 use crate::engine::game::Ply;
 use crate::engine::game::{Game, normalize};
@@ -800,7 +800,14 @@ impl Session {
         if legal.len() == 1 {
             return format!("hint: {} (the only legal ply)", legal[0]);
         }
-        let mut bot = MctsBot::new(seed, Budget::Iterations(HINT_PLAYOUTS));
+        // Full playouts, not the bot's default cut-off: the hint reports how often the
+        // player won in the playouts through its ply, which a playout scored by `[eval]`
+        // does not say.
+        let settings = Settings {
+            cutoff: Cutoff::Off,
+            ..Settings::default()
+        };
+        let mut bot = MctsBot::with_settings(seed, Budget::Iterations(HINT_PLAYOUTS), settings);
         // The share of the playouts that went through the ply says how sure the search
         // is, against the number of plies it tried (widening tries a few of a wide
         // turn); its win rate alone can be 100% after a single playout, so it comes with
