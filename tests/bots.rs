@@ -439,8 +439,9 @@ fn mcts_stops_at_its_time_budget_by_the_clock_readings_and_always_has_a_ply() {
 
 #[test]
 fn mcts_cuts_playouts_off_by_default_only_in_games_with_an_eval_and_cutoff_0_turns_it_off() {
-    use rulebook::bots::mcts::{Cutoff, DEFAULT_CUTOFF, MctsBot};
+    use rulebook::bots::mcts::{Cutoff, MctsBot};
     use rulebook::bots::spec::Spec;
+    use rulebook::compile::DEFAULT_EVAL_CUTOFF;
     let with_eval = game("breakthrough", &[]);
     assert!(with_eval.eval.is_some());
     let mut bare = with_eval.clone();
@@ -448,8 +449,10 @@ fn mcts_cuts_playouts_off_by_default_only_in_games_with_an_eval_and_cutoff_0_tur
     let from = |text: &str| MctsBot::from_spec(&mut Spec::parse(text).unwrap(), 1);
     let default = from("mcts:ms=200").unwrap().settings();
     assert_eq!(default.cutoff, Cutoff::Auto);
-    assert_eq!(default.cutoff_in(&with_eval), Some(DEFAULT_CUTOFF));
+    assert_eq!(default.cutoff_in(&with_eval), Some(DEFAULT_EVAL_CUTOFF));
     assert_eq!(default.cutoff_in(&bare), None);
+    // A game file may say how far its heuristic can be trusted: Hex keeps full playouts.
+    assert_eq!(default.cutoff_in(&game("hex", &[])), None);
     let off = from("mcts:cutoff=0").unwrap().settings();
     assert_eq!(off.cutoff, Cutoff::Off);
     assert_eq!(off.cutoff_in(&with_eval), None);
@@ -584,5 +587,32 @@ fn alphabeta_stops_deepening_when_its_clock_readings_run_out() {
     for seed in 0..8 {
         assert_eq!(timed(seed, 5), deep(seed, 1), "seed {seed}");
         assert_eq!(timed(seed, 20), deep(seed, 2), "seed {seed}");
+    }
+}
+
+#[test]
+fn a_game_file_sets_how_many_plies_mcts_plays_before_scoring_by_its_eval() {
+    use rulebook::bots::mcts::Settings;
+    use rulebook::{compile, spec};
+    let text = std::fs::read_to_string(crate::common::game_path("tictactoe")).unwrap();
+    assert!(text.contains("[eval]\n"));
+    let with = |key: &str| text.replace("[eval]\n", &format!("[eval]\n{key}\n"));
+    let load = |text: String| {
+        compile::compile(&spec::parse("t.toml", text).unwrap(), &[]).map_err(|d| d.to_string())
+    };
+    let auto = Settings::default();
+    assert_eq!(auto.cutoff_in(&load(with("cutoff = 7")).unwrap()), Some(7));
+    assert_eq!(auto.cutoff_in(&load(with("cutoff = 0")).unwrap()), None);
+    assert_eq!(
+        auto.cutoff_in(&load(text.clone()).unwrap()),
+        Some(compile::DEFAULT_EVAL_CUTOFF)
+    );
+    for bad in ["cutoff = -1", "cutoff = 1000001"] {
+        let err = load(with(bad)).expect_err(bad);
+        assert!(
+            err.contains("cutoff must be a whole number from 0"),
+            "{err}"
+        );
+        assert!(err.contains("t.toml:"), "located: {err}");
     }
 }

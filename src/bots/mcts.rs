@@ -21,8 +21,9 @@
 //!   keeps the subtree of the plies actually played;
 //! - **root parallelism**: `threads=N` grows N trees, one per thread, each from its own
 //!   seed, and adds up their root statistics; one thread is exactly the serial search;
-//! - **cut-off playouts**: in a game that declares an `[eval]`, a playout stops after
-//!   [`DEFAULT_CUTOFF`] plies (`cutoff=N` to choose, `cutoff=0` for full playouts) and is
+//! - **cut-off playouts**: in a game that declares an `[eval]`, a playout stops after the
+//!   plies its `[eval] cutoff` gives (`compile::DEFAULT_EVAL_CUTOFF` by default, none
+//!   with `cutoff = 0`; the spec's `cutoff=N` or `cutoff=0` overrides both) and is
 //!   scored by `[eval]` instead of being played to the end: random plies say little in
 //!   games where a random player hangs its pieces, and the heuristic says much.
 //!
@@ -84,7 +85,8 @@ impl Default for Settings {
 /// When playouts stop early to be scored by the game's heuristic.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Cutoff {
-    /// [`DEFAULT_CUTOFF`] plies in a game that declares an `[eval]`, full playouts in one
+    /// As the game's `[eval] cutoff` says in a game that declares an `[eval]`
+    /// (`compile::DEFAULT_EVAL_CUTOFF` plies when it says nothing), full playouts in one
     /// that does not: counting material is no substitute for playing on.
     Auto,
     /// Always full playouts (`cutoff=0`).
@@ -99,7 +101,7 @@ impl Settings {
     /// heuristic, or `None` for playouts to the end (or to the cap).
     pub fn cutoff_in(&self, game: &Game) -> Option<u32> {
         match self.cutoff {
-            Cutoff::Auto => game.eval.is_some().then_some(DEFAULT_CUTOFF),
+            Cutoff::Auto => game.eval.as_ref().and(game.eval_cutoff),
             Cutoff::Off => None,
             Cutoff::After(n) => Some(n),
         }
@@ -122,12 +124,6 @@ pub const OPTIONS: &[&str] = &["iters", "ms", "c", "playout", "cutoff", "widen",
 /// there whatever its budget, as a long time budget on a fast game would otherwise fill
 /// memory. It is also the most iterations `iters` may ask for.
 pub const MAX_NODES: usize = 10_000_000;
-
-/// The plies after which a playout stops and is scored by `[eval]` when the game declares
-/// one and the spec does not say otherwise. Of the lengths measured against greedy at
-/// `ms=200`, 10 and 20, 10 did at least as well in every game where both were tried
-/// (docs/bots.md, "Cut-off playouts by default").
-pub const DEFAULT_CUTOFF: u32 = 10;
 
 /// The most threads `threads=` may ask for.
 pub const MAX_THREADS: usize = 64;

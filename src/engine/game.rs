@@ -126,6 +126,10 @@ pub struct Game {
     pub score: Option<Standalone>,
     /// The bots' heuristic, if the game declares one; `me` is the player evaluated.
     pub eval: Option<Standalone>,
+    /// With an `[eval]`, the plies after which MCTS stops a playout and scores it by the
+    /// heuristic (`None`: it plays every playout to the end), as the file's `[eval]
+    /// cutoff` says: how far a heuristic can be trusted is the game's to say.
+    pub eval_cutoff: Option<u32>,
     /// A ply cap declared by the file (an interpreter setting, not a rule).
     pub max_plies: Option<u32>,
     /// Every variable by name: its first slot in `State::vars`, whether it has one slot

@@ -359,4 +359,8 @@ pub struct EvalSpec {
     pub score: Code,
     #[serde(default)]
     pub doc: String,
+    /// How many plies MCTS plays before it scores a playout by this heuristic (0: every
+    /// playout to the end); `compile::DEFAULT_EVAL_CUTOFF` when the file gives none.
+    #[serde(default)]
+    pub cutoff: Option<Spanned<i64>>,
 }
