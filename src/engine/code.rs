@@ -11,8 +11,11 @@
 //!
 //! The expression is kept beside its closure ([`Code::node`], [`SetCode::set`]) for
 //! whatever reads its shape, and the tree-walking evaluator (`eval.rs`) stays the
-//! reference: the few shapes compiled here by calling it (lists, rays, groups) run exactly
-//! as before, and a test plays every game of the library both ways and compares.
+//! reference. The shapes compiled here by calling it run exactly as before: list
+//! literals, sorted lists, `first`/`last` along a ray, the least or greatest height of a
+//! set, and the sets with arguments the closures do not read themselves (rays, slides,
+//! groups, `adjacent` with a direction set that varies, heights that vary). A test plays
+//! every game of the library both ways and compares (`tests/compiled.rs`).
 
 use std::fmt;
 use std::sync::Arc;
