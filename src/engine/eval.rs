@@ -2,8 +2,8 @@
 //! effects.
 //!
 //! A game's expressions run as closures (`code.rs`), which meet a tree only at a
-//! [`Node::Code`] and in the few shapes they leave to this evaluator (lists, rays,
-//! groups). The walk stays the reference the closures are tested against
+//! [`Node::Code`] and in the shapes they leave to this evaluator (the module documentation
+//! of `code.rs` lists them). The walk stays the reference the closures are tested against
 //! (`compile::compile_tree_walking`).
 //!
 //! Types were checked at load time, so every scalar is an `i64` here: booleans are 0/1,

@@ -137,6 +137,35 @@ struct Numbered {
     plies: Vec<Ply>,
 }
 
+impl Numbered {
+    /// Records a listed combination of the head's `in` values (`chosen`), standing for
+    /// `count` candidates after the `before` counted so far in its head; false once the
+    /// heads hold more than [`MOST_ENTRIES`] combinations.
+    fn entry(&mut self, before: u64, chosen: &[i64], skipped: u8, leaf: u32) -> bool {
+        self.entries.push(Entry {
+            before,
+            values: self.values.len() as u32,
+            len: chosen.len() as u8,
+            skipped,
+            leaf,
+        });
+        self.values.extend_from_slice(chosen);
+        self.entries.len() <= MOST_ENTRIES
+    }
+
+    /// Where a head's listing starts: what [`Numbered::rewind`] takes it back to.
+    fn mark(&self) -> (usize, usize, usize) {
+        (self.entries.len(), self.values.len(), self.sets.len())
+    }
+
+    /// Takes back a listing that held too many combinations.
+    fn rewind(&mut self, (entries, values, sets): (usize, usize, usize)) {
+        self.entries.truncate(entries);
+        self.values.truncate(values);
+        self.sets.truncate(sets);
+    }
+}
+
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch {
         numbered: Numbered {
@@ -496,7 +525,8 @@ impl Game {
             return found;
         }
         for depth in (1..=deepest).rev() {
-            let (at, values, sets) = (out.entries.len(), out.values.len(), out.sets.len());
+            let mark = out.mark();
+            let at = mark.0;
             let mut lister = Lister {
                 game: self,
                 state: &mut *state,
@@ -517,9 +547,7 @@ impl Game {
                 return (Head::Listed { at: at as u32, len }, depth as u8, total);
             }
             // Too many combinations: a shallower head.
-            out.entries.truncate(at);
-            out.values.truncate(values);
-            out.sets.truncate(sets);
+            out.rewind(mark);
         }
         // Still too many: slots for the first part, as for the later parts.
         let c = Ctx {
@@ -595,7 +623,8 @@ impl Game {
             state,
             me: state.to_move,
         };
-        let (at, values, sets) = (out.entries.len(), out.values.len(), out.sets.len());
+        let mark = out.mark();
+        let at = mark.0;
         let mut words = [0u64; WORDS];
         let n = cells_into(pieces, &c, locals, &mut words);
         let mut total = 0u64;
@@ -610,19 +639,10 @@ impl Game {
                 out.sets.truncate(leaf as usize);
                 continue;
             }
-            out.entries.push(Entry {
-                before: total,
-                values: out.values.len() as u32,
-                len: 1,
-                skipped: 0,
-                leaf,
-            });
-            out.values.push(e as i64);
+            let fits = out.entry(total, &[e as i64], 0, leaf);
             total += count;
-            if out.entries.len() > MOST_ENTRIES {
-                out.entries.truncate(at);
-                out.values.truncate(values);
-                out.sets.truncate(sets);
+            if !fits {
+                out.rewind(mark);
                 return None;
             }
         }
@@ -948,17 +968,9 @@ impl Lister<'_, '_> {
 
     /// Records a combination standing for `count` candidates.
     fn entry(&mut self, leaf: u32, count: u64) -> bool {
-        let values = self.out.values.len() as u32;
-        self.out.values.extend_from_slice(&self.chosen);
-        self.out.entries.push(Entry {
-            before: self.total,
-            values,
-            len: self.chosen.len() as u8,
-            skipped: self.skipped,
-            leaf,
-        });
+        let fits = self.out.entry(self.total, &self.chosen, self.skipped, leaf);
         self.total += count;
-        self.out.entries.len() <= MOST_ENTRIES
+        fits
     }
 }
 
