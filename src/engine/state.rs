@@ -76,8 +76,9 @@ pub const EMPTY_TOP: u16 = u16::MAX;
 
 /// What a position keeps about one cell's stack besides its sets: enough to put the
 /// cell's bits in every set back as they were without looking at the stack, which is
-/// how a [`Journal`] takes an edit back.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// how a [`Journal`] takes an edit back. One record per cell, so that an edit reads and
+/// writes one place, not one array per cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Cached {
     /// The stack tests it passes, a bit each (0 when the game has none).
     tests: u64,
@@ -87,8 +88,20 @@ struct Cached {
     hash: u64,
     /// Its top piece as a code.
     top: u16,
-    /// Its height (0 unless the position keeps cells by height).
+    /// Its height (at most `u16::MAX`).
     height: u16,
+}
+
+impl Cached {
+    /// What is kept about a cell before anything was worked out: an empty stack that
+    /// passes no test (the sets all start without the cell).
+    const BLANK: Cached = Cached {
+        tests: 0,
+        present: 0,
+        hash: 0,
+        top: EMPTY_TOP,
+        height: 0,
+    };
 }
 
 /// A game position.
@@ -110,16 +123,20 @@ struct Cached {
 pub struct State {
     /// One stack per cell.
     stacks: Vec<Stack>,
-    /// Per cell: `kind << 8 | owner` of the top piece, or [`EMPTY_TOP`].
-    tops: Vec<u16>,
+    /// Per cell, what the position keeps about its stack: the top piece as `kind << 8 |
+    /// owner` (or [`EMPTY_TOP`]), the height, the stack tests passed, the kinds held and
+    /// the hash.
+    kept: Vec<Cached>,
+    /// The tests passed and the kinds held by a stack of at most one piece, by the class
+    /// of that piece plus one (0: the empty stack): worked out once, so that an edit
+    /// leaving a cell empty or with one piece, the commonest by far, looks them up.
+    short: Vec<(u64, u64)>,
     /// Every cached cell set, `words` words each: the classes of top piece (kind-major,
     /// then the owner's slot, neutral last), then per owner slot, per kind, the occupied
     /// cells, and per stack test.
     sets: Vec<u64>,
-    /// The game's stack tests, and per cell the tests its stack passes, a bit each (an
-    /// empty list when the game has none).
+    /// The game's stack tests (an empty list when the game has none).
     tests: StackTests,
-    passed: Vec<u64>,
     /// Classes per kind: one per player and one for neutral pieces.
     owner_slots: u16,
     /// The number of piece kinds.
@@ -132,18 +149,15 @@ pub struct State {
     /// game whose filters ask `has(x, K)`): then per cell the kinds (the first 64) its
     /// stack holds, a bit each.
     holding: bool,
-    present: Vec<u64>,
     /// Whether the position keeps cell sets by height (a game whose filters compare a
-    /// height with a value that varies): then per cell its height, and per height from 0
-    /// up to the tallest stack seen, the words of the cells of that height.
+    /// height with a value that varies): then per height from 0 up to the tallest stack
+    /// seen, the words of the cells of that height.
     by_height: bool,
-    heights: Vec<u16>,
     height_sets: Vec<u64>,
     /// Whether the position keeps a hash of its board (a game whose rules ask whether a
     /// position occurred before): per cell the hash of its stack, their combination, and
     /// per ply played the board's hash and the whole position's (see [`State::record`]).
     hashing: bool,
-    cell_hashes: Vec<u64>,
     board_hash: u64,
     history: Vec<(u64, u64)>,
     /// 64-bit words in a set of this board's cells.
@@ -193,14 +207,11 @@ impl Clone for State {
     fn clone(&self) -> State {
         let mut copy = State {
             stacks: Vec::new(),
-            tops: Vec::new(),
+            kept: Vec::new(),
+            short: Vec::new(),
             sets: Vec::new(),
-            present: Vec::new(),
-            heights: Vec::new(),
             height_sets: Vec::new(),
-            cell_hashes: Vec::new(),
             history: Vec::new(),
-            passed: Vec::new(),
             tests: self.tests.clone(),
             vars: Vec::new(),
             outcome: None,
@@ -216,20 +227,17 @@ impl Clone for State {
         // Every field named, so that a new one cannot be forgotten here.
         let State {
             stacks,
-            tops,
+            kept,
+            short,
             sets,
             tests,
-            passed,
             owner_slots,
             kind_count,
             starts,
             holding,
-            present,
             by_height,
-            heights,
             height_sets,
             hashing,
-            cell_hashes,
             board_hash,
             history,
             words,
@@ -244,23 +252,20 @@ impl Clone for State {
             outcome,
         } = source;
         self.stacks.clone_from(stacks);
-        self.tops.clone_from(tops);
+        self.kept.clone_from(kept);
+        self.short.clone_from(short);
         self.sets.clone_from(sets);
         if !self.tests.same(tests) {
             self.tests = tests.clone();
         }
-        self.passed.clone_from(passed);
         self.vars.clone_from(vars);
         self.outcome.clone_from(outcome);
         (self.owner_slots, self.kind_count, self.words) = (*owner_slots, *kind_count, *words);
         self.starts = *starts;
         self.holding = *holding;
-        self.present.clone_from(present);
         self.by_height = *by_height;
-        self.heights.clone_from(heights);
         self.height_sets.clone_from(height_sets);
         (self.hashing, self.board_hash) = (*hashing, *board_hash);
-        self.cell_hashes.clone_from(cell_hashes);
         self.history.clone_from(history);
         (self.to_move, self.turn, self.ply_in_turn) = (*to_move, *turn, *ply_in_turn);
         (self.plies, self.alive, self.silent_passes) = (*plies, *alive, *silent_passes);
@@ -276,20 +281,17 @@ impl State {
         let owner_slots = players + 1;
         let kinds = kinds.max(1);
         let mut state = State {
-            tops: vec![EMPTY_TOP; stacks.len()],
+            kept: Vec::new(),
+            short: Vec::new(),
             sets: Vec::new(),
             tests: StackTests::default(),
-            passed: Vec::new(),
             owner_slots: owner_slots as u16,
             kind_count: kinds as u16,
             starts: [0; 5],
             holding: false,
-            present: Vec::new(),
             by_height: false,
-            heights: Vec::new(),
             height_sets: Vec::new(),
             hashing: false,
-            cell_hashes: Vec::new(),
             board_hash: 0,
             history: Vec::new(),
             words: words as u16,
@@ -333,26 +335,23 @@ impl State {
         self.starts = [owners, kinds_at, occupied, contains, tests].map(|n| n as u16);
         let sets = self.tests_at() + self.tests.len();
         self.sets = vec![0; sets * self.words as usize];
-        self.tops.fill(EMPTY_TOP);
-        self.passed.clear();
-        if !self.tests.is_empty() {
-            self.passed = vec![0; self.stacks.len()];
-        }
-        self.present.clear();
-        if self.holding {
-            self.present = vec![0; self.stacks.len()];
-        }
+        self.kept = vec![Cached::BLANK; self.stacks.len()];
+        // The short stacks: empty, then one piece of each class (kind-major, then the
+        // owner's slot, neutral last), as `class` numbers them.
+        let players = owner_slots - 1;
+        let one = |kind: usize, slot: usize| {
+            let owner = if slot < players { slot as u8 } else { NEUTRAL };
+            [Piece::new(kind as u8, owner, 0)]
+        };
+        let short = std::iter::once(Vec::new()).chain(
+            (0..kinds).flat_map(|k| (0..owner_slots).map(move |slot| one(k, slot).to_vec())),
+        );
+        self.short = short.map(|stack| self.tests_and_kinds(&stack)).collect();
         self.height_sets.clear();
-        self.heights.clear();
         if self.by_height {
-            self.heights = vec![0; self.stacks.len()];
             self.height_sets = cellset::below(self.stacks.len(), self.words as usize);
         }
         self.board_hash = 0;
-        self.cell_hashes.clear();
-        if self.hashing {
-            self.cell_hashes = vec![0; self.stacks.len()];
-        }
         for cell in 0..self.stacks.len() {
             self.refresh(cell);
         }
@@ -479,7 +478,7 @@ impl State {
     /// The top piece of a cell as `kind << 8 | owner`, or [`EMPTY_TOP`]: one array read.
     #[inline]
     pub fn top_code(&self, cell: CellId) -> u16 {
-        self.tops[cell as usize]
+        self.kept[cell as usize].top
     }
 
     /// The cells whose top piece has this code (kind and owner), as the words of a bit
@@ -521,7 +520,7 @@ impl State {
     #[inline]
     pub fn holds(&self, cell: CellId, kind: u8) -> bool {
         if self.holding {
-            self.present[cell as usize] >> kind & 1 != 0
+            self.kept[cell as usize].present >> kind & 1 != 0
         } else {
             self.stacks[cell as usize].iter().any(|p| p.kind == kind)
         }
@@ -601,25 +600,35 @@ impl State {
                 self.tests.passes(set - self.tests_at(), stack)
             }
         };
-        let tops_agree = (0..n).all(|cell| {
-            self.tops[cell]
-                == self.stacks[cell]
+        // What is kept per cell, worked out the long way (not through the short table).
+        let kept_agree = (0..n).all(|cell| {
+            let stack = &self.stacks[cell];
+            let kinds = stack.iter().filter(|p| p.kind < 64);
+            let expected = Cached {
+                tests: self.tests.passed(stack),
+                present: if self.holding {
+                    kinds.fold(0, |m, p| m | 1 << p.kind)
+                } else {
+                    0
+                },
+                hash: if self.hashing {
+                    stack_hash(cell, stack)
+                } else {
+                    0
+                },
+                top: stack
                     .last()
-                    .map_or(EMPTY_TOP, |p| (p.kind as u16) << 8 | p.owner as u16)
+                    .map_or(EMPTY_TOP, |p| (p.kind as u16) << 8 | p.owner as u16),
+                height: stack.len().min(u16::MAX as usize) as u16,
+            };
+            self.kept[cell] == expected
         });
-        let present_agree = !self.holding
-            || (0..n).all(|cell| {
-                let kinds = self.stacks[cell].iter().filter(|p| p.kind < 64);
-                self.present[cell] == kinds.fold(0, |m, p| m | 1 << p.kind)
-            });
         let heights_agree = !self.by_height
             || (0..self.tallest_kept() + 1).all(|h| {
                 let set = self.of_height(h as i64).unwrap_or(&[]);
                 (0..n).all(|cell| cellset::contains(set, cell) == (self.stacks[cell].len() == h))
-                    && (0..n).all(|cell| self.heights[cell] as usize == self.stacks[cell].len())
             });
-        tops_agree
-            && present_agree
+        kept_agree
             && heights_agree
             && (0..sets).all(|set| {
                 let words = self.set(set);
@@ -635,32 +644,40 @@ impl State {
     }
 
     /// What the position keeps now about a cell's stack.
+    #[inline]
     fn cached(&self, cell: usize) -> Cached {
-        let at = |v: &[u64]| v.get(cell).copied().unwrap_or(0);
-        Cached {
-            tests: at(&self.passed),
-            present: at(&self.present),
-            hash: at(&self.cell_hashes),
-            top: self.tops[cell],
-            height: self.heights.get(cell).copied().unwrap_or(0),
-        }
+        self.kept[cell]
+    }
+
+    /// The stack tests a stack passes and the kinds it holds (0 for what the position
+    /// does not keep).
+    fn tests_and_kinds(&self, stack: &[Piece]) -> (u64, u64) {
+        let present = if self.holding {
+            let kinds = stack.iter().filter(|p| p.kind < 64);
+            kinds.fold(0u64, |m, p| m | 1 << p.kind)
+        } else {
+            0
+        };
+        (self.tests.passed(stack), present)
     }
 
     /// What the position should keep about a cell's stack as it is now.
+    #[inline]
     fn fresh(&self, cell: usize) -> Cached {
         let stack = &self.stacks[cell];
+        let (tests, present) = match stack.len() {
+            0 => self.short[0],
+            1 => {
+                let p = stack[0];
+                let slots = self.owner_slots as usize;
+                let class = p.kind as usize * slots + (p.owner as usize).min(slots - 1);
+                self.short[1 + class]
+            }
+            _ => self.tests_and_kinds(stack),
+        };
         Cached {
-            tests: if self.passed.is_empty() {
-                0
-            } else {
-                self.tests.passed(stack)
-            },
-            present: if self.holding {
-                let kinds = stack.iter().filter(|p| p.kind < 64);
-                kinds.fold(0u64, |m, p| m | 1 << p.kind)
-            } else {
-                0
-            },
+            tests,
+            present,
             hash: if self.hashing {
                 stack_hash(cell, stack)
             } else {
@@ -669,11 +686,7 @@ impl State {
             top: stack
                 .last()
                 .map_or(EMPTY_TOP, |p| (p.kind as u16) << 8 | p.owner as u16),
-            height: if self.by_height {
-                stack.len().min(u16::MAX as usize) as u16
-            } else {
-                0
-            },
+            height: stack.len().min(u16::MAX as usize) as u16,
         }
     }
 
@@ -681,48 +694,40 @@ impl State {
     /// answer changes. Taking an edit back hands it what was kept before the edit, so
     /// the stack is not looked at again.
     fn apply(&mut self, cell: usize, new: Cached) {
+        let old = std::mem::replace(&mut self.kept[cell], new);
         let w = self.words as usize;
         let (word, bit) = (cell / 64, 1u64 << (cell % 64));
-        if self.hashing {
-            self.board_hash ^= self.cell_hashes[cell] ^ new.hash;
-            self.cell_hashes[cell] = new.hash;
-        }
-        if !self.passed.is_empty() {
+        self.board_hash ^= old.hash ^ new.hash;
+        let mut changed = old.tests ^ new.tests;
+        if changed != 0 {
             let first = self.tests_at();
-            let mut changed = self.passed[cell] ^ new.tests;
-            self.passed[cell] = new.tests;
             while changed != 0 {
                 let test = changed.trailing_zeros() as usize;
                 changed &= changed - 1;
                 self.sets[(first + test) * w + word] ^= bit;
             }
         }
-        if self.by_height {
-            let (old, new) = (self.heights[cell] as usize, new.height as usize);
-            if old != new {
-                self.heights[cell] = new as u16;
-                if self.height_sets.len() < (new + 1) * w {
-                    self.height_sets.resize((new + 1) * w, 0);
-                }
-                self.height_sets[old * w + word] ^= bit;
-                self.height_sets[new * w + word] ^= bit;
+        if self.by_height && old.height != new.height {
+            let (old, new) = (old.height as usize, new.height as usize);
+            if self.height_sets.len() < (new + 1) * w {
+                self.height_sets.resize((new + 1) * w, 0);
             }
+            self.height_sets[old * w + word] ^= bit;
+            self.height_sets[new * w + word] ^= bit;
         }
-        if self.holding {
+        let mut changed = old.present ^ new.present;
+        if changed != 0 {
             let first = self.contains_at();
-            let mut changed = new.present ^ self.present[cell];
-            self.present[cell] = new.present;
             while changed != 0 {
                 let kind = changed.trailing_zeros() as usize;
                 changed &= changed - 1;
                 self.sets[(first + kind) * w + word] ^= bit;
             }
         }
-        let (old, new) = (self.tops[cell], new.top);
+        let (old, new) = (old.top, new.top);
         if new == old {
             return;
         }
-        self.tops[cell] = new;
         let slots = self.owner_slots as usize;
         let (owners, kinds, occupied) = (self.owners_at(), self.kinds_at(), self.occupied_at());
         let mut flip = |set: usize| self.sets[set * w + word] ^= bit;
