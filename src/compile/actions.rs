@@ -93,6 +93,7 @@ impl Compiler<'_> {
             parts,
             frame: scope.frame,
             fixed,
+            shape: HeadShape::default(),
         })
     }
 

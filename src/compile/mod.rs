@@ -24,8 +24,8 @@ use crate::engine::board::{self, Board, DIRECTION_SETS, DIRECTIONS, MAX_SIDE};
 use crate::engine::game::{Game, KindInfo, ParamValue, Per, VarInfo};
 use crate::engine::natives;
 use crate::engine::program::{
-    Action, Choice, EndResult, EndRule, Node, NotationCase, NotationPiece, Part, Phase, Repeat,
-    Standalone, Stuck,
+    Action, Choice, EndResult, EndRule, HeadShape, Node, NotationCase, NotationPiece, Part, Phase,
+    Repeat, Standalone, Stuck,
 };
 use crate::engine::state::{NEUTRAL, NONE, Piece, State};
 use crate::lang::ast::{Binding, Expr, Name, Span};
@@ -529,6 +529,9 @@ impl Compiler<'_> {
             start_position: None,
         };
         sets::optimise(&mut game);
+        for action in &mut game.actions {
+            action.shape = HeadShape::of(action);
+        }
         if self.closures {
             crate::engine::code::compile_game(&mut game);
         }

@@ -89,42 +89,19 @@ pub fn nth(set: &[u64], mut n: usize) -> Option<usize> {
     None
 }
 
-/// The cells of a set in index order, the set copied so it may change meanwhile.
-#[derive(Clone)]
-pub struct Members {
-    words: [u64; WORDS],
-    len: u8,
-    word: u8,
-}
-
-impl Members {
-    pub fn of(set: &[u64]) -> Members {
-        let mut words = [0; WORDS];
-        words[..set.len()].copy_from_slice(set);
-        Members {
-            words,
-            len: set.len() as u8,
-            word: 0,
-        }
-    }
-}
-
-impl Iterator for Members {
-    type Item = usize;
-
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        while self.word < self.len {
-            let w = &mut self.words[self.word as usize];
-            if *w != 0 {
-                let bit = w.trailing_zeros() as usize;
-                *w &= *w - 1;
-                return Some(self.word as usize * 64 + bit);
-            }
-            self.word += 1;
-        }
-        None
-    }
+/// The cells of a set in index order, read from the set where it is (nothing copied).
+#[inline]
+pub fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(i, &word)| {
+        let mut bits = word;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let bit = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                i * 64 + bit
+            })
+        })
+    })
 }
 
 #[cfg(test)]
@@ -137,7 +114,7 @@ mod tests {
         for c in [0, 5, 63, 64, 200, 675] {
             insert(&mut s, c);
         }
-        let all: Vec<usize> = Members::of(&s).collect();
+        let all: Vec<usize> = members(&s).collect();
         assert_eq!(all, vec![0, 5, 63, 64, 200, 675]);
         assert_eq!(count(&s), 6);
         assert_eq!((first(&s), last(&s)), (Some(0), Some(675)));
@@ -148,6 +125,6 @@ mod tests {
         assert_eq!(count(&below(70, 2)), 70);
         remove(&mut s, 5);
         assert!(!contains(&s, 5) && contains(&s, 64));
-        assert_eq!(Members::of(&s[..1]).count(), 2);
+        assert_eq!(members(&s[..1]).count(), 2);
     }
 }

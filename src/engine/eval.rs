@@ -12,7 +12,7 @@
 use crate::lang::ast::{AggOp, BinOp};
 
 use super::board::CellId;
-use super::cellset::{self, Members, WORDS};
+use super::cellset::{self, WORDS};
 use super::natives::{Ctx, Elems, Mut};
 use super::program::{Aggregate, Domain, Node, Op, SetExpr, Standalone, frame};
 use super::state::{EMPTY_TOP, NEUTRAL, NONE};
@@ -387,7 +387,7 @@ pub fn domain(d: &Domain, c: &Ctx, locals: &mut [i64], out: &mut Elems) {
             (native.f)(c, &vals[..args.len()], out);
         }
         Domain::Cells(set) => with_cells(set, c, locals, |s, _| {
-            out.extend(Members::of(s).map(|x| x as i64))
+            out.extend(cellset::members(s).map(|x| x as i64))
         }),
         Domain::List(items) => {
             for item in items.iter() {

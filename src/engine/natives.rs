@@ -582,13 +582,13 @@ fn directions(c: &Ctx, cell: i64, set: i64, out: &mut Elems) {
 fn group(c: &Ctx, cell: i64, dirs: i64, out: &mut Elems) {
     let mut set = [0u64; super::cellset::WORDS];
     groups::group_cells(c, cell, dirs, &mut set);
-    out.extend(super::cellset::Members::of(&set[..c.state.words()]).map(|x| x as i64));
+    out.extend(super::cellset::members(&set[..c.state.words()]).map(|x| x as i64));
 }
 
 fn empty_region(c: &Ctx, cell: i64, dirs: i64, out: &mut Elems) {
     let mut set = [0u64; super::cellset::WORDS];
     groups::empty_region(c, cell, dirs, &mut set);
-    out.extend(super::cellset::Members::of(&set[..c.state.words()]).map(|x| x as i64));
+    out.extend(super::cellset::members(&set[..c.state.words()]).map(|x| x as i64));
 }
 
 fn leaps(c: &Ctx, a: &[i64], out: &mut Elems) {

@@ -440,6 +440,86 @@ pub struct Action {
     /// The choices of the first part (bit per index) that read no name an earlier `in`
     /// choice of the part depends on: see [`Part::fixed_choices`].
     pub fixed: u64,
+    /// What random draws know of the action's shape before any position, worked out
+    /// once the optimiser has settled its choices (see [`HeadShape::of`]).
+    pub shape: HeadShape,
+}
+
+/// What random draws (`engine::sample`) know of an action before any position: the
+/// questions about its shape that would otherwise be asked again at every ply.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HeadShape {
+    /// Some part repeats (a capture chain): the action's plies are listed whole.
+    pub repeats: bool,
+    /// The first part's `let` and `where` choices that read no chosen name (bit per
+    /// index, the first 64): worked out once per position, before the head is numbered.
+    pub settled: u64,
+    /// The action has one part, whose `in` choices read no name chosen before them: its
+    /// candidates are a product of the choices' elements.
+    pub product: bool,
+    /// The head is the first part alone whatever the position: the action has one part,
+    /// or its second may be skipped.
+    pub shallow: bool,
+    /// The first part's choices left once the settled ones are worked out are two sets
+    /// of cells without a filter, the second of them the part's last (a piece, then where
+    /// it goes): the index of the first.
+    pub pair: Option<u8>,
+}
+
+impl HeadShape {
+    /// The shape of an action whose choices the optimiser has settled.
+    pub fn of(action: &Action) -> HeadShape {
+        let Some(part) = action.parts.first() else {
+            return HeadShape::default();
+        };
+        let settled = part
+            .choices
+            .iter()
+            .enumerate()
+            .take(64)
+            .filter(|(i, ch)| action.fixed & (1 << i) != 0 && !matches!(ch, Choice::In { .. }))
+            .fold(0u64, |bits, (i, _)| bits | 1 << i);
+        let product = action.parts.len() == 1
+            && part.choices.iter().all(|ch| match ch {
+                Choice::In { invariant, .. } => *invariant,
+                _ => true,
+            });
+        let open: Vec<(usize, &Choice)> = part
+            .choices
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i >= 64 || settled & (1 << i) == 0)
+            .collect();
+        let cells = |ch: &Choice| {
+            matches!(
+                ch,
+                Choice::In {
+                    domain: Domain::Cells(_),
+                    filter: None,
+                    ..
+                }
+            )
+        };
+        let pair = match open.as_slice() {
+            [(first, a), (last, b)]
+                if !part.optional
+                    && part.choices.len() <= 64
+                    && cells(a)
+                    && cells(b)
+                    && last + 1 == part.choices.len() =>
+            {
+                Some(*first as u8)
+            }
+            _ => None,
+        };
+        HeadShape {
+            repeats: action.parts.iter().any(|p| p.repeat != Repeat::Once),
+            settled,
+            product,
+            shallow: action.parts.len() == 1 || action.parts[1].optional,
+            pair,
+        }
+    }
 }
 
 /// The local slots of one evaluation (an action's names, an end rule's, an aggregate's

@@ -36,7 +36,7 @@ use std::cell::RefCell;
 use rand::{Rng, RngExt};
 use smallvec::SmallVec;
 
-use super::cellset::{self, Members, WORDS};
+use super::cellset::{self, WORDS};
 use super::eval::{cells_into, domain, eval, exec, with_cells};
 use super::game::{Game, Ply, Probe};
 use super::natives::{Ctx, Elems, Mut};
@@ -342,7 +342,7 @@ impl Game {
             if action.fallback || (action.phase.is_some() && action.phase != phase) {
                 continue;
             }
-            if action.parts.iter().any(|p| p.repeat != Repeat::Once) {
+            if action.shape.repeats {
                 let at = out.plies.len();
                 self.walk_action(state, index, &mut out.plies);
                 let len = out.plies.len() - at;
@@ -371,25 +371,18 @@ impl Game {
             let mut locals = frame(action.frame);
             let part = &action.parts[0];
             // The first part's `let`s and `where`s that read no chosen name: once, here.
-            let mut settled = 0u64;
+            let settled = action.shape.settled;
             let mut possible = true;
-            for (i, choice) in part.choices.iter().enumerate().take(64) {
-                if action.fixed & (1 << i) == 0 {
-                    continue;
-                }
-                match choice {
+            let mut bits = settled;
+            while bits != 0 && possible {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                match &part.choices[i] {
                     Choice::Let(slot, node) => {
                         locals[*slot as usize] = eval(node, &c, &mut locals);
-                        settled |= 1 << i;
                     }
-                    Choice::Where(node) => {
-                        possible &= eval(node, &c, &mut locals) != 0;
-                        settled |= 1 << i;
-                    }
+                    Choice::Where(node) => possible = eval(node, &c, &mut locals) != 0,
                     Choice::In { .. } => {}
-                }
-                if !possible {
-                    break;
                 }
             }
             if !possible && !part.optional {
@@ -469,13 +462,9 @@ impl Game {
         out: &mut Numbered,
     ) -> (Head, u8, u64) {
         let part = &action.parts[0];
-        let independent = part.choices.iter().all(|ch| match ch {
-            Choice::In { invariant, .. } => *invariant,
-            _ => true,
-        });
         let optional = part.optional as u64;
         let me = state.to_move;
-        if independent && action.parts.len() == 1 {
+        if action.shape.product {
             let c = Ctx {
                 game: self,
                 state,
@@ -508,7 +497,7 @@ impl Game {
         // after a promoting move): the draws that fill its slots play the first part
         // fewer times, even where few slots hold a legal value, than listing the second
         // part after every combination would.
-        let deepest = if action.parts.len() >= 2 && !action.parts[1].optional {
+        let deepest = if !action.shape.shallow {
             let first = self.part_slots(state, &action.parts[0], Some(0));
             let second = self.part_slots(state, &action.parts[1], action.parts[0].edits);
             if second.saturating_mul(2) <= first {
@@ -520,7 +509,8 @@ impl Game {
             1
         };
         if deepest == 1
-            && let Some(found) = self.pair_of_sets(state, part, locals, settled, out)
+            && let Some(first) = action.shape.pair
+            && let Some(found) = self.pair_of_sets(state, part, first as usize, locals, out)
         {
             return found;
         }
@@ -574,31 +564,18 @@ impl Game {
 
     /// The head of a first part whose choices left to make are two sets of cells with
     /// no filter, the second read from the first and last of the part (a piece, then
-    /// where it goes): listed as [`Lister`] lists it, with the same entries in the same
-    /// order, but as one loop over the first set instead of a walk through the choices.
-    /// `None` when the part has another shape, or has more combinations than a head
-    /// lists (nothing is left in `out` then).
+    /// where it goes: [`super::program::HeadShape::pair`], `first` the index of the piece's choice):
+    /// listed as [`Lister`] lists it, with the same entries in the same order, but as one
+    /// loop over the first set instead of a walk through the choices. `None` when it has
+    /// more combinations than a head lists (nothing is left in `out` then).
     fn pair_of_sets(
         &self,
         state: &State,
         part: &Part,
+        first: usize,
         locals: &mut Frame,
-        settled: u64,
         out: &mut Numbered,
     ) -> Option<(Head, u8, u64)> {
-        if part.optional || part.choices.len() > 64 {
-            return None;
-        }
-        let mut open = part
-            .choices
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| settled & (1 << i) == 0);
-        let (Some((_, first)), Some((last, second)), None) =
-            (open.next(), open.next(), open.next())
-        else {
-            return None;
-        };
         let (
             Choice::In {
                 slot,
@@ -611,13 +588,10 @@ impl Game {
                 filter: None,
                 ..
             },
-        ) = (first, second)
+        ) = (&part.choices[first], part.choices.last()?)
         else {
             return None;
         };
-        if last + 1 != part.choices.len() {
-            return None;
-        }
         let c = Ctx {
             game: self,
             state,
@@ -628,7 +602,7 @@ impl Game {
         let mut words = [0u64; WORDS];
         let n = cells_into(pieces, &c, locals, &mut words);
         let mut total = 0u64;
-        for e in Members::of(&words[..n]) {
+        for e in cellset::members(&words[..n]) {
             locals[*slot as usize] = e as i64;
             let leaf = out.sets.len() as u32;
             let count = with_cells(targets, &c, locals, |s, _| {
@@ -761,7 +735,7 @@ fn known(
             // cells than a list keeps inline.
             Some(f) => {
                 let at = scratch.elements.len() as u32;
-                for cell in Members::of(s) {
+                for cell in cellset::members(s) {
                     locals[slot as usize] = cell as i64;
                     if eval(f, c, locals) != 0 {
                         scratch.elements.push(cell as i64);

@@ -459,11 +459,18 @@ impl State {
             (&mut b[0], &mut a[to])
         };
         let keep = source.len().saturating_sub(count);
-        let first = target.len();
-        target.extend_from_slice(&source[keep..]);
-        source.truncate(keep);
-        for piece in &mut target[first..] {
-            *piece = piece.stamped(turn);
+        if keep + 1 == source.len() {
+            // One piece, the commonest move: no slice copy.
+            if let Some(piece) = source.pop() {
+                target.push(piece.stamped(turn));
+            }
+        } else {
+            let first = target.len();
+            target.extend_from_slice(&source[keep..]);
+            source.truncate(keep);
+            for piece in &mut target[first..] {
+                *piece = piece.stamped(turn);
+            }
         }
         self.refresh(from);
         self.refresh(to);
@@ -900,11 +907,15 @@ impl Journal {
                     len,
                     cached,
                 }) => {
-                    let saved = &self.pieces[start as usize..(start + len) as usize];
                     let (from, to) = (from as usize, to as usize);
                     let keep = state.stacks[to].len() - len as usize;
                     state.stacks[to].truncate(keep);
-                    state.stacks[from].extend_from_slice(saved);
+                    if len == 1 {
+                        state.stacks[from].push(self.pieces[start as usize]);
+                    } else {
+                        let saved = &self.pieces[start as usize..(start + len) as usize];
+                        state.stacks[from].extend_from_slice(saved);
+                    }
                     self.pieces.truncate(start as usize);
                     state.apply(from, cached[0]);
                     state.apply(to, cached[1]);
@@ -950,7 +961,11 @@ impl Journal {
                 len: moving.len() as u32,
                 cached: [state.cached(from as usize), state.cached(to as usize)],
             });
-            self.pieces.extend_from_slice(moving);
+            if let [piece] = moving {
+                self.pieces.push(*piece);
+            } else {
+                self.pieces.extend_from_slice(moving);
+            }
         }
         state.transfer(from, to, count);
     }
