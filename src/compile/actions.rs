@@ -1,7 +1,10 @@
 //! `[[actions]]` and their parts: choices, effects, checks, repeats and notation
 //! templates (with their cases).
 
+use std::sync::Arc;
+
 use super::*;
+use crate::engine::chain::Chain;
 
 impl Compiler<'_> {
     pub(super) fn action(
@@ -94,6 +97,7 @@ impl Compiler<'_> {
             frame: scope.frame,
             fixed,
             shape: HeadShape::default(),
+            head: Arc::new(Chain::new(&[], 0)),
         })
     }
 
@@ -190,6 +194,8 @@ impl Compiler<'_> {
             optional,
             repeat: Repeat::Once,
             edits: None,
+            chain: Arc::new(Chain::new(&[], 0)),
+            ins: Box::new([]),
         })
     }
 

@@ -535,6 +535,9 @@ impl Compiler<'_> {
         if self.closures {
             crate::engine::code::compile_game(&mut game);
         }
+        for action in &mut game.actions {
+            action.compile_chains();
+        }
         // The first player is subject to the stuck rule like any other.
         let mut initial = game.initial.clone();
         game.settle(&mut initial);

@@ -58,6 +58,8 @@ pub struct Board {
     pub names: Vec<String>,
     /// For each cell and direction: the linked neighbour, if any.
     pub links: Vec<[Option<CellId>; 8]>,
+    /// For each cell: the directions in which it has a link, a bit each.
+    link_dirs: Vec<u8>,
     /// Grid position (file-1, rank-1), row-major by rank, to cell.
     grid: Vec<Option<CellId>>,
     /// For each direction, `words` words: the set of cells that have a link that way.
@@ -102,6 +104,7 @@ impl Board {
             }
         }
         let links = vec![[None; 8]; coords.len()];
+        let link_dirs = vec![0; coords.len()];
         let coords_len = coords.len();
         let words = coords.len().div_ceil(64).max(1);
         Board {
@@ -111,6 +114,7 @@ impl Board {
             coords,
             names,
             links,
+            link_dirs,
             grid,
             link_sets: vec![0; 8 * words],
             words,
@@ -234,6 +238,7 @@ impl Board {
 
     fn set_link(&mut self, cell: CellId, dir: usize, target: CellId) {
         self.links[cell as usize][dir] = Some(target);
+        self.link_dirs[cell as usize] |= 1 << dir;
         self.link_sets[dir * self.words + cell as usize / 64] |= 1u64 << (cell % 64);
         let links = self.links[cell as usize].iter().flatten().count();
         self.most_links = self.most_links.max(links);
@@ -378,6 +383,12 @@ impl Board {
     #[inline]
     pub fn step(&self, cell: CellId, dir: usize) -> Option<CellId> {
         self.links[cell as usize][dir]
+    }
+
+    /// The directions in which `cell` has a link, a bit each.
+    #[inline]
+    pub fn link_dirs(&self, cell: CellId) -> u8 {
+        self.link_dirs[cell as usize]
     }
 }
 

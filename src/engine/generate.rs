@@ -1,20 +1,21 @@
 //! Ply generation: a depth-first walk over an action's parts and choices.
 //!
-//! The walk binds each `in` choice to the elements of its collection in turn (a set of
-//! cells is walked bit by bit, nothing listed), works out `let`s, tests `where`s, plays
-//! each part's effect through a [`Journal`] and takes it back, so trying plies never
-//! copies the position. The last part's effect is played only when a `check` reads its
+//! Each part's choices run as a compiled chain (`engine::chain`) that binds each `in`
+//! choice to the elements of its collection in turn (a set of cells is walked bit by
+//! bit, nothing listed), works out `let`s and tests `where`s; the walk plays each part's
+//! effect through a [`Journal`] and takes it back, so trying plies never copies the
+//! position. The last part's effect is played only when a `check` reads its
 //! result: otherwise the ply is complete once its choices are made. What happens to a
 //! complete ply is the [`Sink`]'s business: listing (`legal_plies`, `perft`) or stopping
 //! at the first (the stuck test after every ply).
 
 use smallvec::SmallVec;
 
-use super::cellset::WORDS;
-use super::eval::{cells_into, domain, eval, exec};
+use super::chain::Env;
+use super::eval::{eval, exec};
 use super::game::{Game, Ply};
-use super::natives::{Ctx, Elems, Mut};
-use super::program::{Action, Choice, Domain, Frame, MOST_REPEATS, Node, Repeat, frame};
+use super::natives::{Ctx, Mut};
+use super::program::{Action, MOST_REPEATS, Repeat, frame};
 use super::state::{Journal, State};
 
 /// What the walk does with each complete ply.
@@ -89,20 +90,16 @@ impl Game {
                 {
                     continue;
                 }
-                let mut w = Walk {
+                let mut locals = frame(action.frame);
+                let mut env = Env {
                     game: self,
                     state: scratch,
-                    journal: &mut journal,
                     me,
-                    locals: frame(action.frame),
-                    values: SmallVec::new(),
-                    skipped: 0,
-                    action: index as u16,
-                    sink: &mut found,
-                    reps: 0,
-                    continued: 0,
+                    locals: &mut locals,
+                    count: false,
                 };
-                if !w.part(action, 0) {
+                let mut w = Walk::new(&mut journal, action, index, &mut found);
+                if !w.part(&mut env, 0) {
                     return;
                 }
             }
@@ -111,29 +108,21 @@ impl Game {
             }
         }
     }
-}
 
-impl Game {
     /// Feeds the plies of action `index` alone to `sink` (whatever the phase; fallback or
     /// not), trying them on `scratch` and taking them back.
     pub(crate) fn walk_action<S: Sink>(&self, scratch: &mut State, index: usize, sink: &mut S) {
         let action = &self.actions[index];
         let mut journal = Journal::recording();
-        let me = scratch.to_move;
-        let mut w = Walk {
+        let mut locals = frame(action.frame);
+        let mut env = Env {
             game: self,
+            me: scratch.to_move,
             state: scratch,
-            journal: &mut journal,
-            me,
-            locals: frame(action.frame),
-            values: SmallVec::new(),
-            skipped: 0,
-            action: index as u16,
-            sink,
-            reps: 0,
-            continued: 0,
+            locals: &mut locals,
+            count: false,
         };
-        w.part(action, 0);
+        Walk::new(&mut journal, action, index, sink).part(&mut env, 0);
     }
 }
 
@@ -151,16 +140,13 @@ impl<S: Sink> Sink for Found<'_, S> {
     }
 }
 
-/// One action being walked.
+/// One action being walked (the position and the names are the [`Env`]'s).
 struct Walk<'a, 's, S: Sink> {
-    game: &'a Game,
-    state: &'s mut State,
     journal: &'s mut Journal,
-    me: u8,
-    locals: Frame,
+    action: &'a Action,
+    index: u16,
     values: SmallVec<[i64; 6]>,
     skipped: u8,
-    action: u16,
     sink: &'s mut S,
     /// How many times the repeated part has been played in this ply so far, and how many
     /// times it was completed in the whole walk (a repetition that went on changes it).
@@ -168,99 +154,98 @@ struct Walk<'a, 's, S: Sink> {
     continued: u64,
 }
 
-impl<S: Sink> Walk<'_, '_, S> {
+impl<'a, 's, S: Sink> Walk<'a, 's, S> {
+    fn new(journal: &'s mut Journal, action: &'a Action, index: usize, sink: &'s mut S) -> Self {
+        Walk {
+            journal,
+            action,
+            index: index as u16,
+            values: SmallVec::new(),
+            skipped: 0,
+            sink,
+            reps: 0,
+            continued: 0,
+        }
+    }
+
     /// Continues from part `p`; returns false once the sink wants no more.
-    fn part(&mut self, action: &Action, p: usize) -> bool {
+    fn part(&mut self, env: &mut Env, p: usize) -> bool {
+        let action = self.action;
         if p == action.parts.len() {
-            return self.sink.ply(self.action, &self.values, self.skipped);
+            return self.sink.ply(self.index, &self.values, self.skipped);
         }
-        if action.parts[p].repeat != Repeat::Once {
-            action.parts[p].clear_slots(&mut self.locals);
-            return self.repeat(action, p);
+        let part = &action.parts[p];
+        if part.repeat != Repeat::Once {
+            part.clear_slots(env.locals);
+            return self.repeat(env, p);
         }
-        if action.parts[p].optional {
-            action.parts[p].clear_slots(&mut self.locals);
+        if part.optional {
+            part.clear_slots(env.locals);
             self.skipped |= 1 << p;
-            let go_on = self.part(action, p + 1);
+            let go_on = self.part(env, p + 1);
             self.skipped &= !(1 << p);
             if !go_on {
                 return false;
             }
         }
-        self.choice(action, p, 0)
+        self.choices(env, p)
     }
 
     /// The repeated part `p` (the last), once more or not: with `may` the ply may end
     /// here; with `must` it ends here only if the part cannot be played again.
-    fn repeat(&mut self, action: &Action, p: usize) -> bool {
-        let end = |w: &mut Self| w.sink.ply(w.action, &w.values, w.skipped);
+    fn repeat(&mut self, env: &mut Env, p: usize) -> bool {
+        let end = |w: &mut Self| w.sink.ply(w.index, &w.values, w.skipped);
         if self.reps >= MOST_REPEATS {
             return end(self);
         }
-        let must = action.parts[p].repeat == Repeat::Must;
+        let must = self.action.parts[p].repeat == Repeat::Must;
         if !must && !end(self) {
             return false;
         }
         let before = self.continued;
-        if !self.choice(action, p, 0) {
+        if !self.choices(env, p) {
             return false;
         }
         !must || self.continued != before || end(self)
     }
 
-    /// Takes `e` for the choice bound to `slot` and, if it passes the choice's filter,
-    /// goes on with choice `i + 1`.
-    #[inline]
-    fn chosen(
-        &mut self,
-        action: &Action,
-        (p, i): (usize, usize),
-        slot: u16,
-        filter: Option<&Node>,
-        e: i64,
-    ) -> bool {
-        self.locals[slot as usize] = e;
-        if let Some(f) = filter {
-            let c = Ctx {
-                game: self.game,
-                state: self.state,
-                me: self.me,
-            };
-            if eval(f, &c, &mut self.locals) == 0 {
-                return true;
-            }
-        }
-        self.values.push(e);
-        let go_on = self.choice(action, p, i + 1);
-        self.values.pop();
-        go_on
+    /// Walks the choices of part `p`, and on from each combination that passes them.
+    fn choices(&mut self, env: &mut Env, p: usize) -> bool {
+        let chain = &self.action.parts[p].chain;
+        chain.run(env, &mut |env, _| self.chosen(env, p))
     }
 
-    fn choice(&mut self, action: &Action, p: usize, i: usize) -> bool {
+    /// Goes on from a combination of part `p`'s choices: its values noted, its effect
+    /// played (unless nothing reads it) and the rest of the ply walked.
+    fn chosen(&mut self, env: &mut Env, p: usize) -> bool {
+        let action = self.action;
         let part = &action.parts[p];
-        let Some(choice) = part.choices.get(i) else {
-            // The last part's effect changes nothing a ply's legality depends on unless a
-            // check reads it: the ply is complete without playing it.
-            let repeated = part.repeat != Repeat::Once;
-            if p + 1 == action.parts.len() && part.check.is_none() && !repeated {
-                return self.part(action, p + 1);
-            }
+        let noted = self.values.len();
+        for &slot in &part.ins {
+            self.values.push(env.locals[slot as usize]);
+        }
+        // The last part's effect changes nothing a ply's legality depends on unless a
+        // check reads it: the ply is complete without playing it.
+        let repeated = part.repeat != Repeat::Once;
+        let go_on = if p + 1 == action.parts.len() && part.check.is_none() && !repeated {
+            self.part(env, p + 1)
+        } else {
             let mark = self.journal.mark();
             let mut m = Mut {
-                game: self.game,
-                state: self.state,
+                game: env.game,
+                state: env.state,
                 journal: self.journal,
-                me: self.me,
+                me: env.me,
             };
-            exec(&part.effect, &mut m, &mut self.locals);
+            exec(&part.effect, &mut m, env.locals);
             let ok = match &part.check {
                 Some(check) => {
                     let c = Ctx {
-                        game: self.game,
-                        state: self.state,
-                        me: self.me,
+                        game: env.game,
+                        state: env.state,
+                        me: env.me,
                     };
-                    eval(check, &c, &mut self.locals) != 0
+                    eval(check, &c, env.locals) != 0
                 }
                 None => true,
             };
@@ -268,78 +253,16 @@ impl<S: Sink> Walk<'_, '_, S> {
                 || if repeated {
                     self.continued += 1;
                     self.reps += 1;
-                    let go_on = self.repeat(action, p);
+                    let go_on = self.repeat(env, p);
                     self.reps -= 1;
                     go_on
                 } else {
-                    self.part(action, p + 1)
+                    self.part(env, p + 1)
                 };
-            self.journal.rollback(self.state, mark);
-            return go_on;
+            self.journal.rollback(env.state, mark);
+            go_on
         };
-        match choice {
-            Choice::In {
-                slot,
-                domain: Domain::Cells(set),
-                filter,
-                ..
-            } => {
-                let mut words = [0u64; WORDS];
-                let c = Ctx {
-                    game: self.game,
-                    state: self.state,
-                    me: self.me,
-                };
-                let n = cells_into(set, &c, &mut self.locals, &mut words);
-                for (w, &word) in words[..n].iter().enumerate() {
-                    let mut bits = word;
-                    while bits != 0 {
-                        let e = (w * 64 + bits.trailing_zeros() as usize) as i64;
-                        bits &= bits - 1;
-                        if !self.chosen(action, (p, i), *slot, filter.as_ref(), e) {
-                            return false;
-                        }
-                    }
-                }
-                true
-            }
-            Choice::In {
-                slot,
-                domain: d,
-                filter,
-                ..
-            } => {
-                let mut elems = Elems::new();
-                let c = Ctx {
-                    game: self.game,
-                    state: self.state,
-                    me: self.me,
-                };
-                domain(d, &c, &mut self.locals, &mut elems);
-                for &e in elems.iter() {
-                    if !self.chosen(action, (p, i), *slot, filter.as_ref(), e) {
-                        return false;
-                    }
-                }
-                true
-            }
-            Choice::Let(slot, node) => {
-                let c = Ctx {
-                    game: self.game,
-                    state: self.state,
-                    me: self.me,
-                };
-                self.locals[*slot as usize] = eval(node, &c, &mut self.locals);
-                self.choice(action, p, i + 1)
-            }
-            Choice::Where(node) => {
-                let c = Ctx {
-                    game: self.game,
-                    state: self.state,
-                    me: self.me,
-                };
-                eval(node, &c, &mut self.locals) == 0 || self.choice(action, p, i + 1)
-            }
-        }
+        self.values.truncate(noted);
+        go_on
     }
 }

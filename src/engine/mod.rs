@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod cellset;
+pub mod chain;
 pub mod code;
 pub mod eval;
 pub mod game;

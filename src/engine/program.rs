@@ -7,6 +7,7 @@ use crate::lang::ast::{AggOp, BinOp};
 
 use std::sync::Arc;
 
+use super::chain::Chain;
 use super::code::{Code, SetCode};
 use super::natives::{EffectFn, NativeFn, SetFn};
 
@@ -379,6 +380,11 @@ pub struct Part {
     /// The most cells whose stacks the effect can change (`None`: no bound, e.g. a push
     /// or a loop). Set by the optimiser; random draws bound later parts' collections with it.
     pub edits: Option<u32>,
+    /// The choices compiled to a chain (see `engine::chain`), made last, once every
+    /// pass that rewrites them has run ([`Action::compile_chains`]).
+    pub chain: Arc<Chain>,
+    /// The slots of the `in` choices, in order: the values of a ply this part adds.
+    pub ins: Box<[u16]>,
 }
 
 impl Part {
@@ -443,6 +449,30 @@ pub struct Action {
     /// What random draws know of the action's shape before any position, worked out
     /// once the optimiser has settled its choices (see [`HeadShape::of`]).
     pub shape: HeadShape,
+    /// The first part's choices but the settled ones ([`HeadShape::settled`]), compiled
+    /// to a chain: what random draws list the head with, once those are worked out.
+    pub head: Arc<Chain>,
+}
+
+impl Action {
+    /// Compiles the choices of every part to chains (and the head's): the last step of
+    /// compiling a game, after every pass that rewrites an expression.
+    pub fn compile_chains(&mut self) {
+        for part in &mut self.parts {
+            part.chain = Arc::new(Chain::new(&part.choices, 0));
+            part.ins = part
+                .choices
+                .iter()
+                .filter_map(|choice| match choice {
+                    Choice::In { slot, .. } => Some(*slot),
+                    _ => None,
+                })
+                .collect();
+        }
+        if let Some(first) = self.parts.first() {
+            self.head = Arc::new(Chain::new(&first.choices, self.shape.settled));
+        }
+    }
 }
 
 /// What random draws (`engine::sample`) know of an action before any position: the

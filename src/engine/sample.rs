@@ -37,6 +37,7 @@ use rand::{Rng, RngExt};
 use smallvec::SmallVec;
 
 use super::cellset::{self, WORDS};
+use super::chain::Env;
 use super::eval::{cells_into, domain, eval, exec, with_cells};
 use super::game::{Game, Ply, Probe};
 use super::natives::{Ctx, Elems, Mut};
@@ -389,7 +390,7 @@ impl Game {
                 continue;
             }
             let (head, parts, head_count) = if possible {
-                self.head(state, journal, action, &mut locals, settled, out)
+                self.head(state, journal, action, &mut locals, out)
             } else {
                 // Only "skip the first part" is left: a product of nothing, plus the skip.
                 let at = out.factors.len() as u32;
@@ -458,7 +459,6 @@ impl Game {
         journal: &mut Journal,
         action: &Action,
         locals: &mut Frame,
-        settled: u64,
         out: &mut Numbered,
     ) -> (Head, u8, u64) {
         let part = &action.parts[0];
@@ -518,20 +518,21 @@ impl Game {
             let mark = out.mark();
             let at = mark.0;
             let mut lister = Lister {
-                game: self,
-                state: &mut *state,
                 journal: &mut *journal,
-                me,
                 action,
                 depth,
-                locals: &mut *locals,
-                settled,
-                chosen: SmallVec::new(),
                 skipped: 0,
                 out: &mut *out,
                 total: 0,
             };
-            if lister.part(0) {
+            let mut env = Env {
+                game: self,
+                state: &mut *state,
+                me,
+                locals: &mut *locals,
+                count: false,
+            };
+            if lister.part(&mut env, 0) {
                 let total = lister.total;
                 let len = (out.entries.len() - at) as u32;
                 return (Head::Listed { at: at as u32, len }, depth as u8, total);
@@ -776,20 +777,15 @@ fn set_bound(bound: &SetBound, c: &Ctx, edits: Option<u32>) -> u64 {
     fixed.min(bound.cap.map_or(cells, u64::from))
 }
 
-/// The walk that lists a head's combinations: the first part's choices, and for a head
-/// of two parts, the second part's in the position each combination of the first leaves.
+/// The walk that lists a head's combinations: the first part's choices (but the settled
+/// ones, worked out already), and for a head of two parts, the second part's in the
+/// position each combination of the first leaves. The choices run as chains (see
+/// `engine::chain`); the position and the names are the [`Env`]'s.
 struct Lister<'a, 'g> {
-    game: &'g Game,
-    state: &'a mut State,
     journal: &'a mut Journal,
-    me: u8,
     action: &'g Action,
     /// How many parts the head has.
     depth: usize,
-    locals: &'a mut Frame,
-    /// The first part's choices worked out at plan time.
-    settled: u64,
-    chosen: SmallVec<[i64; 8]>,
     skipped: u8,
     out: &'a mut Numbered,
     total: u64,
@@ -797,152 +793,90 @@ struct Lister<'a, 'g> {
 
 impl Lister<'_, '_> {
     /// Lists from part `p` on; false once there are more than [`MOST_ENTRIES`].
-    fn part(&mut self, p: usize) -> bool {
+    fn part(&mut self, env: &mut Env, p: usize) -> bool {
         if p == self.depth {
-            return self.entry(u32::MAX, 1);
+            return self.entry(env, None);
         }
         let part = &self.action.parts[p];
         if part.optional {
-            part.clear_slots(self.locals);
+            part.clear_slots(env.locals);
             self.skipped |= 1 << p;
-            let go_on = self.part(p + 1);
+            let go_on = self.part(env, p + 1);
             self.skipped &= !(1 << p);
             if !go_on {
                 return false;
             }
         }
-        self.choice(p, 0)
-    }
-
-    /// Lists from choice `i` of part `p` on.
-    fn choice(&mut self, p: usize, i: usize) -> bool {
-        let (game, me) = (self.game, self.me);
-        let part = &self.action.parts[p];
-        let Some(choice) = part.choices.get(i) else {
-            // The head's last part is played by each candidate; an earlier part is played
-            // here, to list the next part's choices where it leaves the position.
-            if p + 1 == self.depth {
-                return self.part(p + 1);
-            }
-            let mark = self.journal.mark();
-            let mut m = Mut {
-                game,
-                state: self.state,
-                journal: self.journal,
-                me,
-            };
-            exec(&part.effect, &mut m, self.locals);
-            let c = Ctx {
-                game,
-                state: self.state,
-                me,
-            };
-            let ok = part
-                .check
-                .as_ref()
-                .is_none_or(|ch| eval(ch, &c, self.locals) != 0);
-            let go_on = !ok || self.part(p + 1);
-            self.journal.rollback(self.state, mark);
-            return go_on;
+        let chain = if p == 0 {
+            &self.action.head
+        } else {
+            &part.chain
         };
-        if p == 0 && i < 64 && self.settled & (1 << i) != 0 {
-            return self.choice(p, i + 1);
-        }
-        let c = Ctx {
-            game,
-            state: self.state,
-            me,
-        };
-        match choice {
-            Choice::In {
-                domain: Domain::Cells(set),
-                filter: None,
-                ..
-            } if p + 1 == self.depth && i + 1 == part.choices.len() => {
-                // The last choice of the head: counted, not walked.
-                let at = self.out.sets.len() as u32;
-                let count = with_cells(set, &c, self.locals, |s, _| {
-                    self.out.sets.extend_from_slice(s);
-                    cellset::count(s)
-                });
-                if count == 0 {
-                    self.out.sets.truncate(at as usize);
-                    return true;
-                }
-                self.entry(at, count as u64)
-            }
-            Choice::In {
-                slot,
-                domain: Domain::Cells(set),
-                filter,
-                ..
-            } => {
-                let mut words = [0u64; WORDS];
-                let n = cells_into(set, &c, self.locals, &mut words);
-                for (w, &word) in words[..n].iter().enumerate() {
-                    let mut bits = word;
-                    while bits != 0 {
-                        let e = (w * 64 + bits.trailing_zeros() as usize) as i64;
-                        bits &= bits - 1;
-                        if !self.take(p, i, *slot, filter.as_ref(), e) {
-                            return false;
-                        }
-                    }
-                }
-                true
-            }
-            Choice::In {
-                slot,
-                domain: d,
-                filter,
-                ..
-            } => {
-                let mut elems = Elems::new();
-                domain(d, &c, self.locals, &mut elems);
-                for &e in elems.iter() {
-                    if !self.take(p, i, *slot, filter.as_ref(), e) {
-                        return false;
-                    }
-                }
-                true
-            }
-            Choice::Let(slot, node) => {
-                self.locals[*slot as usize] = eval(node, &c, self.locals);
-                self.choice(p, i + 1)
-            }
-            Choice::Where(node) => eval(node, &c, self.locals) == 0 || self.choice(p, i + 1),
-        }
-    }
-
-    /// Binds `e` to choice `i` of part `p` if it passes the filter, and lists on.
-    fn take(
-        &mut self,
-        p: usize,
-        i: usize,
-        slot: u16,
-        filter: Option<&super::program::Node>,
-        e: i64,
-    ) -> bool {
-        self.locals[slot as usize] = e;
-        if let Some(f) = filter {
-            let c = Ctx {
-                game: self.game,
-                state: self.state,
-                me: self.me,
-            };
-            if eval(f, &c, self.locals) == 0 {
-                return true;
-            }
-        }
-        self.chosen.push(e);
-        let go_on = self.choice(p, i + 1);
-        self.chosen.pop();
+        // The head's last choice is counted, not walked, when it is a set of cells with
+        // nothing left to test.
+        env.count = p + 1 == self.depth;
+        let go_on = chain.run(env, &mut |env, leaf| self.chosen(env, p, leaf));
+        env.count = false;
         go_on
     }
 
-    /// Records a combination standing for `count` candidates.
-    fn entry(&mut self, leaf: u32, count: u64) -> bool {
-        let fits = self.out.entry(self.total, &self.chosen, self.skipped, leaf);
+    /// Goes on from a combination of part `p`'s choices (with the set of the last one
+    /// when it was counted).
+    fn chosen(&mut self, env: &mut Env, p: usize, leaf: Option<&[u64]>) -> bool {
+        if let Some(set) = leaf {
+            let count = cellset::count(set);
+            if count == 0 {
+                return true;
+            }
+            let at = self.out.sets.len() as u32;
+            self.out.sets.extend_from_slice(set);
+            return self.entry(env, Some((at, count as u64)));
+        }
+        // The head's last part is played by each candidate; an earlier part is played
+        // here, to list the next part's choices where it leaves the position.
+        if p + 1 == self.depth {
+            return self.part(env, p + 1);
+        }
+        let part = &self.action.parts[p];
+        let mark = self.journal.mark();
+        let mut m = Mut {
+            game: env.game,
+            state: env.state,
+            journal: self.journal,
+            me: env.me,
+        };
+        exec(&part.effect, &mut m, env.locals);
+        let c = Ctx {
+            game: env.game,
+            state: env.state,
+            me: env.me,
+        };
+        let ok = part
+            .check
+            .as_ref()
+            .is_none_or(|ch| eval(ch, &c, env.locals) != 0);
+        let go_on = !ok || self.part(env, p + 1);
+        self.journal.rollback(env.state, mark);
+        env.count = false;
+        go_on
+    }
+
+    /// Records a combination: the `in` values of the head's parts it did not skip (but
+    /// the last one's when its set is counted: `leaf`, where the set was kept and how
+    /// many cells it has), standing for one candidate or one per cell of that set.
+    fn entry(&mut self, env: &Env, leaf: Option<(u32, u64)>) -> bool {
+        let mut chosen: SmallVec<[i64; 8]> = SmallVec::new();
+        for (p, part) in self.action.parts[..self.depth].iter().enumerate() {
+            if self.skipped & (1 << p) != 0 {
+                continue;
+            }
+            // A counted set is the part's last choice, so its last `in` one.
+            let counted = (leaf.is_some() && p + 1 == self.depth) as usize;
+            let slots = &part.ins[..part.ins.len() - counted];
+            chosen.extend(slots.iter().map(|&slot| env.locals[slot as usize]));
+        }
+        let (at, count) = leaf.unwrap_or((u32::MAX, 1));
+        let fits = self.out.entry(self.total, &chosen, self.skipped, at);
         self.total += count;
         fits
     }

@@ -1,0 +1,242 @@
+//! A part's choices compiled to a chain of closures, each of which binds or tests one
+//! choice and calls the next: how plies are walked (`generate`) and heads are listed
+//! (`sample`).
+//!
+//! Walking the choices by matching on each one at every step costs a jump whose target
+//! changes from step to step and a frame per level of a general recursion; a chain picks
+//! each step's code once, at load, so every call site in it has one target. The steps
+//! the games use most have their own code: a set of cells walked bit by bit, the
+//! directions in which a cell has a link read from the board, a neighbour read from the
+//! board's table. What happens at the end of the part (a ply listed, an effect played
+//! and the next part walked) is the caller's, handed in as a continuation.
+
+use std::fmt;
+
+use super::board::CellId;
+use super::cellset::WORDS;
+use super::eval::{cells_into, domain, eval};
+use super::game::Game;
+use super::natives::{Ctx, Elems};
+use super::program::{Choice, Domain, Node};
+use super::state::{NONE, State};
+
+/// What a chain walks with: the game, the position (which the continuation may change
+/// and must give back as it was), the player to move and the frame of names.
+pub struct Env<'a> {
+    pub game: &'a Game,
+    pub state: &'a mut State,
+    pub me: u8,
+    pub locals: &'a mut [i64],
+    /// Whether the last choice of the chain, when it is a set of cells with nothing left
+    /// to test, is handed to the continuation whole (to be counted) instead of walked.
+    pub count: bool,
+}
+
+/// What a chain calls at the end of its choices: with the set of the last choice when
+/// it was handed over whole (see [`Env::count`]); false to stop the walk.
+pub type Next<'k> = dyn FnMut(&mut Env, Option<&[u64]>) -> bool + 'k;
+
+type Link = Box<dyn Fn(&mut Env, &mut Next) -> bool + Send + Sync>;
+
+/// The choices of one part, compiled.
+pub struct Chain {
+    first: Link,
+}
+
+impl fmt::Debug for Chain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Chain")
+    }
+}
+
+/// A context for evaluating in `env` (a macro, so that the frame stays free to borrow).
+macro_rules! ctx {
+    ($env:expr) => {
+        Ctx {
+            game: $env.game,
+            state: $env.state,
+            me: $env.me,
+        }
+    };
+}
+
+impl Chain {
+    /// Compiles `choices`, leaving out those whose bit is set in `skip` (the first 64:
+    /// choices worked out before the chain runs).
+    pub fn new(choices: &[Choice], skip: u64) -> Chain {
+        let mut next: Link = Box::new(|env, k| k(env, None));
+        for (i, choice) in choices.iter().enumerate().rev() {
+            if i < 64 && skip & (1 << i) != 0 {
+                continue;
+            }
+            let last = i + 1 == choices.len();
+            next = link(choice, last, next);
+        }
+        Chain { first: next }
+    }
+
+    /// Walks the choices, calling `k` for every combination that passes them; false if
+    /// `k` stopped the walk.
+    #[inline]
+    pub fn run(&self, env: &mut Env, k: &mut Next) -> bool {
+        (self.first)(env, k)
+    }
+}
+
+/// The code of one choice, which calls `next` for each value it lets through.
+fn link(choice: &Choice, last: bool, next: Link) -> Link {
+    match choice {
+        Choice::In {
+            slot,
+            domain: Domain::Cells(set),
+            filter,
+            ..
+        } => {
+            let (slot, set, filter) = (*slot as usize, set.clone(), filter.clone());
+            let countable = last && filter.is_none();
+            Box::new(move |env, k| {
+                let mut words = [0u64; WORDS];
+                let n = cells_into(&set, &ctx!(env), env.locals, &mut words);
+                if countable && env.count {
+                    return k(env, Some(&words[..n]));
+                }
+                for (w, &word) in words[..n].iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let e = (w * 64 + bits.trailing_zeros() as usize) as i64;
+                        bits &= bits - 1;
+                        env.locals[slot] = e;
+                        if let Some(f) = &filter
+                            && eval(f, &ctx!(env), env.locals) == 0
+                        {
+                            continue;
+                        }
+                        if !next(env, k) {
+                            return false;
+                        }
+                    }
+                }
+                true
+            })
+        }
+        Choice::In {
+            slot,
+            domain: Domain::Native(native, args),
+            filter,
+            ..
+        } if native.name == "directions" && directions_args(args).is_some() => {
+            let (cell, dirs) = directions_args(args).expect("checked above");
+            let (slot, filter) = (*slot as usize, filter.clone());
+            Box::new(move |env, k| {
+                let cell = env.locals[cell];
+                if cell < 0 {
+                    return true;
+                }
+                let mut bits = env.game.board.link_dirs(cell as CellId) & dirs;
+                while bits != 0 {
+                    env.locals[slot] = bits.trailing_zeros() as i64;
+                    bits &= bits - 1;
+                    if let Some(f) = &filter
+                        && eval(f, &ctx!(env), env.locals) == 0
+                    {
+                        continue;
+                    }
+                    if !next(env, k) {
+                        return false;
+                    }
+                }
+                true
+            })
+        }
+        Choice::In {
+            slot,
+            domain: d,
+            filter,
+            ..
+        } => {
+            let (slot, d, filter) = (*slot as usize, d.clone(), filter.clone());
+            Box::new(move |env, k| {
+                let mut elems = Elems::new();
+                domain(&d, &ctx!(env), env.locals, &mut elems);
+                for &e in elems.iter() {
+                    env.locals[slot] = e;
+                    if let Some(f) = &filter
+                        && eval(f, &ctx!(env), env.locals) == 0
+                    {
+                        continue;
+                    }
+                    if !next(env, k) {
+                        return false;
+                    }
+                }
+                true
+            })
+        }
+        Choice::Let(slot, node) if step_of_locals(node).is_some() => {
+            let (cell, dir) = step_of_locals(node).expect("checked above");
+            let slot = *slot as usize;
+            Box::new(move |env, k| {
+                let (x, d) = (env.locals[cell], env.locals[dir]);
+                env.locals[slot] = if x < 0 || !(0..8).contains(&d) {
+                    NONE
+                } else {
+                    env.game
+                        .board
+                        .step(x as CellId, d as usize)
+                        .map_or(NONE, i64::from)
+                };
+                next(env, k)
+            })
+        }
+        Choice::Let(slot, Node::Code(code)) => {
+            let (slot, code) = (*slot as usize, code.clone());
+            Box::new(move |env, k| {
+                env.locals[slot] = (code.run)(&ctx!(env), env.locals);
+                next(env, k)
+            })
+        }
+        Choice::Let(slot, node) => {
+            let (slot, node) = (*slot as usize, node.clone());
+            Box::new(move |env, k| {
+                env.locals[slot] = eval(&node, &ctx!(env), env.locals);
+                next(env, k)
+            })
+        }
+        Choice::Where(Node::Code(code)) => {
+            let code = code.clone();
+            Box::new(move |env, k| (code.run)(&ctx!(env), env.locals) == 0 || next(env, k))
+        }
+        Choice::Where(node) => {
+            let node = node.clone();
+            Box::new(move |env, k| eval(&node, &ctx!(env), env.locals) == 0 || next(env, k))
+        }
+    }
+}
+
+/// The slots of `step(a, b)` with two names read as they are (compiled or not).
+fn step_of_locals(node: &Node) -> Option<(usize, usize)> {
+    match node {
+        Node::Step(cell, dir) => Some((local(cell)?, local(dir)?)),
+        Node::Code(code) => step_of_locals(&code.node),
+        _ => None,
+    }
+}
+
+/// The slot of a name read as it is.
+fn local(node: &Node) -> Option<usize> {
+    match node {
+        Node::Local(i) => Some(*i as usize),
+        _ => None,
+    }
+}
+
+/// The arguments of `directions(cell)` or `directions(cell, D)` when the cell is a name
+/// and `D` a constant: the cell's slot and the direction set (every direction without
+/// one).
+fn directions_args(args: &[Node]) -> Option<(usize, u8)> {
+    match args {
+        [cell] => Some((local(cell)?, 0xff)),
+        [cell, Node::Const(dirs)] => Some((local(cell)?, *dirs as u8)),
+        _ => None,
+    }
+}
