@@ -45,6 +45,16 @@ pub fn contains(set: &[u64], cell: usize) -> bool {
         .is_some_and(|w| w & (1 << (cell % 64)) != 0)
 }
 
+/// Appends a set's words to `out`: a one-word set (a board of up to 64 cells) as one
+/// push, not a copy through a call.
+#[inline]
+pub fn append(out: &mut Vec<u64>, set: &[u64]) {
+    match set {
+        [word] => out.push(*word),
+        _ => out.extend_from_slice(set),
+    }
+}
+
 /// The number of cells in a set.
 #[inline]
 pub fn count(set: &[u64]) -> usize {

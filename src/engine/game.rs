@@ -377,7 +377,9 @@ impl Game {
         state.ply_in_turn = 1;
         state.turn_over = false;
         let (first, inits) = &self.turn_vars;
-        state.vars[*first..*first + inits.len()].copy_from_slice(inits);
+        for (var, init) in state.vars[*first..].iter_mut().zip(inits) {
+            *var = *init;
+        }
         let n = self.players.len() as u8;
         match (1..=n)
             .map(|k| (state.to_move + k) % n)

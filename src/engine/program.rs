@@ -552,13 +552,27 @@ impl HeadShape {
     }
 }
 
+/// How many slots a frame keeps inline.
+pub const FRAME_INLINE: usize = 16;
+
 /// The local slots of one evaluation (an action's names, an end rule's, an aggregate's
 /// variable): on the stack for the frames real games need, so evaluating allocates nothing.
-pub type Frame = smallvec::SmallVec<[i64; 16]>;
+pub type Frame = smallvec::SmallVec<[i64; FRAME_INLINE]>;
 
-/// A frame of `size` slots, all 0.
+/// A frame of at least `size` slots, all 0: never fewer than [`FRAME_INLINE`], so that a
+/// small frame is copied as a block of fixed size (one the compiler copies in registers,
+/// not through a call).
 pub fn frame(size: usize) -> Frame {
-    Frame::from_elem(0, size)
+    if size <= FRAME_INLINE {
+        Frame::from_buf([0; FRAME_INLINE])
+    } else {
+        Frame::from_elem(0, size)
+    }
+}
+
+/// The slots of a frame of at least `size` slots made by [`frame`].
+pub fn frame_len(size: usize) -> usize {
+    size.max(FRAME_INLINE)
 }
 
 /// An expression evaluated on its own, outside any action (a phase condition, the plies

@@ -41,7 +41,9 @@ use super::chain::Env;
 use super::eval::{cells_into, domain, eval, exec, with_cells};
 use super::game::{Game, Ply, Probe};
 use super::natives::{Ctx, Elems, Mut};
-use super::program::{Action, Choice, Domain, Frame, Most, Part, Repeat, SetBound, frame};
+use super::program::{
+    Action, Choice, Domain, FRAME_INLINE, Frame, Most, Part, Repeat, SetBound, frame, frame_len,
+};
 use super::state::{Journal, State};
 
 /// At most this many combinations are listed for a head; past that the head is the first
@@ -139,18 +141,18 @@ struct Numbered {
 }
 
 impl Numbered {
-    /// Records a listed combination of the head's `in` values (`chosen`), standing for
-    /// `count` candidates after the `before` counted so far in its head; false once the
-    /// heads hold more than [`MOST_ENTRIES`] combinations.
-    fn entry(&mut self, before: u64, chosen: &[i64], skipped: u8, leaf: u32) -> bool {
+    /// Records a listed combination of the head's `in` values, the values pushed since
+    /// `values` (where they start in [`Numbered::values`]), standing for candidates after
+    /// the `before` counted so far in its head; false once the heads hold more than
+    /// [`MOST_ENTRIES`] combinations.
+    fn entry(&mut self, before: u64, values: usize, skipped: u8, leaf: u32) -> bool {
         self.entries.push(Entry {
             before,
-            values: self.values.len() as u32,
-            len: chosen.len() as u8,
+            values: values as u32,
+            len: (self.values.len() - values) as u8,
             skipped,
             leaf,
         });
-        self.values.extend_from_slice(chosen);
         self.entries.len() <= MOST_ENTRIES
     }
 
@@ -360,7 +362,8 @@ impl Game {
                         size: len as u64,
                         exact: true,
                     });
-                    out.frames.extend(std::iter::repeat_n(0, action.frame));
+                    out.frames
+                        .extend(std::iter::repeat_n(0, frame_len(action.frame)));
                 }
                 continue;
             }
@@ -423,7 +426,10 @@ impl Game {
                 size = size.saturating_mul(values.saturating_add(part.optional as u64));
             }
             let frame_at = out.frames.len() as u32;
-            out.frames.extend_from_slice(&locals);
+            match <&[i64; FRAME_INLINE]>::try_from(&locals[..]) {
+                Ok(small) => out.frames.extend_from_slice(small),
+                Err(_) => out.frames.extend_from_slice(&locals),
+            }
             let last = &action.parts[parts as usize - 1];
             let exact = parts as usize == action.parts.len()
                 && last.check.is_none()
@@ -607,14 +613,16 @@ impl Game {
             locals[*slot as usize] = e as i64;
             let leaf = out.sets.len() as u32;
             let count = with_cells(targets, &c, locals, |s, _| {
-                out.sets.extend_from_slice(s);
+                cellset::append(&mut out.sets, s);
                 cellset::count(s) as u64
             });
             if count == 0 {
                 out.sets.truncate(leaf as usize);
                 continue;
             }
-            let fits = out.entry(total, &[e as i64], 0, leaf);
+            let values = out.values.len();
+            out.values.push(e as i64);
+            let fits = out.entry(total, values, 0, leaf);
             total += count;
             if !fits {
                 out.rewind(mark);
@@ -678,9 +686,11 @@ impl Game {
         let Scratch { numbered, journal } = scratch;
         let plan = &numbered.plans[which];
         let action = &self.actions[plan.action as usize];
-        let mut locals = Frame::from_slice(
-            &numbered.frames[plan.frame as usize..plan.frame as usize + action.frame],
-        );
+        let stored = &numbered.frames[plan.frame as usize..][..frame_len(action.frame)];
+        let mut locals = match <[i64; FRAME_INLINE]>::try_from(stored) {
+            Ok(small) => Frame::from_buf(small),
+            Err(_) => Frame::from_slice(stored),
+        };
         let mark = journal.mark();
         let me = state.to_move;
         // A candidate that cannot be refused and is kept is never taken back.
@@ -726,7 +736,7 @@ fn known(
         return with_cells(set, c, locals, |s, locals| match filter {
             None => {
                 let at = scratch.sets.len() as u32;
-                scratch.sets.extend_from_slice(s);
+                cellset::append(&mut scratch.sets, s);
                 Factor::Set {
                     at,
                     count: cellset::count(s) as u32,
@@ -829,7 +839,7 @@ impl Lister<'_, '_> {
                 return true;
             }
             let at = self.out.sets.len() as u32;
-            self.out.sets.extend_from_slice(set);
+            cellset::append(&mut self.out.sets, set);
             return self.entry(env, Some((at, count as u64)));
         }
         // The head's last part is played by each candidate; an earlier part is played
@@ -865,18 +875,19 @@ impl Lister<'_, '_> {
     /// the last one's when its set is counted: `leaf`, where the set was kept and how
     /// many cells it has), standing for one candidate or one per cell of that set.
     fn entry(&mut self, env: &Env, leaf: Option<(u32, u64)>) -> bool {
-        let mut chosen: SmallVec<[i64; 8]> = SmallVec::new();
+        let values = self.out.values.len();
         for (p, part) in self.action.parts[..self.depth].iter().enumerate() {
             if self.skipped & (1 << p) != 0 {
                 continue;
             }
             // A counted set is the part's last choice, so its last `in` one.
             let counted = (leaf.is_some() && p + 1 == self.depth) as usize;
-            let slots = &part.ins[..part.ins.len() - counted];
-            chosen.extend(slots.iter().map(|&slot| env.locals[slot as usize]));
+            for &slot in &part.ins[..part.ins.len() - counted] {
+                self.out.values.push(env.locals[slot as usize]);
+            }
         }
         let (at, count) = leaf.unwrap_or((u32::MAX, 1));
-        let fits = self.out.entry(self.total, &chosen, self.skipped, at);
+        let fits = self.out.entry(self.total, values, self.skipped, at);
         self.total += count;
         fits
     }

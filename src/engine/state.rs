@@ -465,12 +465,11 @@ impl State {
                 target.push(piece.stamped(turn));
             }
         } else {
-            let first = target.len();
-            target.extend_from_slice(&source[keep..]);
-            source.truncate(keep);
-            for piece in &mut target[first..] {
-                *piece = piece.stamped(turn);
+            target.reserve(source.len() - keep);
+            for piece in &source[keep..] {
+                target.push(piece.stamped(turn));
             }
+            source.truncate(keep);
         }
         self.refresh(from);
         self.refresh(to);

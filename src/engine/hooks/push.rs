@@ -26,7 +26,18 @@ pub fn first_empty(c: &Ctx, a: &[i64]) -> i64 {
     if a[0] < 0 || a[1] < 0 {
         return NONE;
     }
-    line_to_hole(c, a[0], a[1]).last().copied().unwrap_or(NONE)
+    // The last cell of `line_to_hole`, found without listing the line.
+    let mut cur = a[0];
+    for _ in 0..=c.game.board.len() {
+        if cur < 0 {
+            break;
+        }
+        if c.state.top_code(cur as CellId) == EMPTY_TOP {
+            return cur;
+        }
+        cur = step(c, cur, a[1]);
+    }
+    NONE
 }
 
 /// `push(cell, dir)`: shifts the line starting at `cell` one step along `dir`, farthest
