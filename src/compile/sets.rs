@@ -281,6 +281,10 @@ impl Pass<'_> {
     /// filter. `ordered`: the elements must keep the collection's own order (`first`,
     /// `last`, `for`), so only `cells` (in cell order already) may become a set.
     fn narrow(&mut self, domain: &mut Domain, filter: &mut Option<Node>, slot: u16, ordered: bool) {
+        if matches!(domain, Domain::Native(native, _) if native.name == "visible") {
+            // Line of sight reads the nearest occupied cell of each ray.
+            self.board.make_rays();
+        }
         match domain {
             Domain::Native(_, args) | Domain::List(args) => {
                 args.iter_mut().for_each(|a| self.node(a))

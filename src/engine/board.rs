@@ -371,6 +371,12 @@ impl Board {
         self.rays = rays;
     }
 
+    /// Whether [`Board::make_rays`] has run.
+    #[inline]
+    pub fn has_rays(&self) -> bool {
+        !self.rays.is_empty()
+    }
+
     /// The cells met going from `cell` in direction `dir` following links, the cell itself
     /// excluded, as the words of a cell set ([`Board::make_rays`] must have run).
     #[inline]

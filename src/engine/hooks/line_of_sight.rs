@@ -3,7 +3,7 @@
 //! It follows the board's links, so on a board where only some points have diagonals it
 //! bends to the board's lines exactly as its links do. Any piece blocks it, whoever owns it.
 
-use crate::engine::board::{CellId, DIRECTIONS};
+use crate::engine::board::{CellId, DIRECTIONS, rising};
 use crate::engine::natives::{Ctx, Elems};
 use crate::engine::state::{EMPTY_TOP, NONE};
 
@@ -26,9 +26,50 @@ pub fn first_seen(c: &Ctx, cell: i64, dir: i64) -> i64 {
 }
 
 /// The occupied cells in line of sight of `cell` through the directions of `dirs`: one per
-/// direction at most, in direction order.
+/// direction at most, in direction order. Where the board keeps its rays (a game that
+/// asks for `visible` has them made), each is the nearest occupied cell of a ray, a few
+/// word operations; otherwise the lines are followed cell by cell.
 pub fn visible(c: &Ctx, cell: i64, dirs: i64, out: &mut Elems) {
     if cell < 0 {
+        return;
+    }
+    let board = &c.game.board;
+    if board.has_rays() {
+        let occupied = c.state.occupied();
+        let mut left = (dirs & 0xff) as u8 & board.link_dirs(cell as CellId);
+        while left != 0 {
+            let d = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let ray = board.ray(cell as CellId, d);
+            if let ([ray], [occupied]) = (ray, occupied) {
+                // A board of up to 64 cells: one word.
+                let seen = ray & occupied;
+                if seen != 0 {
+                    let nearest = if rising(d) {
+                        seen.trailing_zeros()
+                    } else {
+                        63 - seen.leading_zeros()
+                    };
+                    out.push(nearest as i64);
+                }
+                continue;
+            }
+            let seen = |i: usize| ray[i] & occupied[i];
+            // Along a ray the cell numbers only grow or only shrink (see `rising`).
+            let nearest = if rising(d) {
+                (0..ray.len())
+                    .find(|&i| seen(i) != 0)
+                    .map(|i| i * 64 + seen(i).trailing_zeros() as usize)
+            } else {
+                (0..ray.len())
+                    .rev()
+                    .find(|&i| seen(i) != 0)
+                    .map(|i| i * 64 + 63 - seen(i).leading_zeros() as usize)
+            };
+            if let Some(x) = nearest {
+                out.push(x as i64);
+            }
+        }
         return;
     }
     for d in 0..DIRECTIONS.len() {
