@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::*;
 use crate::engine::chain::Chain;
+use crate::engine::effect::Effect;
 
 impl Compiler<'_> {
     pub(super) fn action(
@@ -196,6 +197,7 @@ impl Compiler<'_> {
             edits: None,
             chain: Arc::new(Chain::new(&[], 0)),
             ins: Box::new([]),
+            play: Arc::new(Effect::new(&[], false)),
         })
     }
 

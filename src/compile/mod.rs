@@ -536,7 +536,7 @@ impl Compiler<'_> {
             crate::engine::code::compile_game(&mut game);
         }
         for action in &mut game.actions {
-            action.compile_chains();
+            action.compile_chains(self.closures);
         }
         // The first player is subject to the stuck rule like any other.
         let mut initial = game.initial.clone();

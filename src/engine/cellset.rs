@@ -101,17 +101,37 @@ pub fn nth(set: &[u64], mut n: usize) -> Option<usize> {
 
 /// The cells of a set in index order, read from the set where it is (nothing copied).
 #[inline]
-pub fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    set.iter().enumerate().flat_map(|(i, &word)| {
-        let mut bits = word;
-        std::iter::from_fn(move || {
-            (bits != 0).then(|| {
-                let bit = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                i * 64 + bit
-            })
-        })
-    })
+pub fn members(set: &[u64]) -> Members<'_> {
+    Members {
+        rest: set,
+        word: 0,
+        base: 0,
+        next: 0,
+    }
+}
+
+/// The iterator of [`members`]: the bits left of the word being walked and its first
+/// cell, and the words after it and their first cell.
+pub struct Members<'a> {
+    rest: &'a [u64],
+    word: u64,
+    base: usize,
+    next: usize,
+}
+
+impl Iterator for Members<'_> {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        while self.word == 0 {
+            let (&first, rest) = self.rest.split_first()?;
+            (self.word, self.base, self.next, self.rest) = (first, self.next, self.next + 64, rest);
+        }
+        let bit = self.word.trailing_zeros() as usize;
+        self.word &= self.word - 1;
+        Some(self.base + bit)
+    }
 }
 
 #[cfg(test)]

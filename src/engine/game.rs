@@ -3,7 +3,7 @@
 use smallvec::SmallVec;
 
 use super::board::{Board, DIRECTIONS};
-use super::eval::{eval, exec};
+use super::eval::eval;
 use super::generate::{Any, Count};
 use super::natives::{Ctx, Mut};
 use super::program::{
@@ -275,7 +275,7 @@ impl Game {
                     journal: &mut journal,
                     me,
                 };
-                exec(&part.effect, &mut m, locals);
+                part.play.run(&mut m, locals);
                 if let Some(text) = text.as_deref_mut() {
                     self.write_part(state, me, part, locals, text);
                 }

@@ -12,7 +12,7 @@
 use smallvec::SmallVec;
 
 use super::chain::Env;
-use super::eval::{eval, exec};
+use super::eval::eval;
 use super::game::{Game, Ply};
 use super::natives::{Ctx, Mut};
 use super::program::{Action, MOST_REPEATS, Repeat, frame};
@@ -237,7 +237,7 @@ impl<'a, 's, S: Sink> Walk<'a, 's, S> {
                 journal: self.journal,
                 me: env.me,
             };
-            exec(&part.effect, &mut m, env.locals);
+            part.play.run(&mut m, env.locals);
             let ok = match &part.check {
                 Some(check) => {
                     let c = Ctx {

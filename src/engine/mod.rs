@@ -5,6 +5,7 @@ pub mod board;
 pub mod cellset;
 pub mod chain;
 pub mod code;
+pub mod effect;
 pub mod eval;
 pub mod game;
 pub mod generate;

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use super::chain::Chain;
 use super::code::{Code, SetCode};
+use super::effect::Effect;
 use super::natives::{EffectFn, NativeFn, SetFn};
 
 /// A compiled expression.
@@ -385,6 +386,8 @@ pub struct Part {
     pub chain: Arc<Chain>,
     /// The slots of the `in` choices, in order: the values of a ply this part adds.
     pub ins: Box<[u16]>,
+    /// The effect compiled (see `engine::effect`), made with the chain.
+    pub play: Arc<Effect>,
 }
 
 impl Part {
@@ -455,11 +458,13 @@ pub struct Action {
 }
 
 impl Action {
-    /// Compiles the choices of every part to chains (and the head's): the last step of
-    /// compiling a game, after every pass that rewrites an expression.
-    pub fn compile_chains(&mut self) {
+    /// Compiles the choices of every part to chains (and the head's) and the effects
+    /// (to closures, or with `closures` false to the walk of their statements): the
+    /// last step of compiling a game, after every pass that rewrites an expression.
+    pub fn compile_chains(&mut self, closures: bool) {
         for part in &mut self.parts {
             part.chain = Arc::new(Chain::new(&part.choices, 0));
+            part.play = Arc::new(Effect::new(&part.effect, closures));
             part.ins = part
                 .choices
                 .iter()

@@ -38,7 +38,7 @@ use smallvec::SmallVec;
 
 use super::cellset::{self, WORDS};
 use super::chain::Env;
-use super::eval::{cells_into, domain, eval, exec, with_cells};
+use super::eval::{cells_into, domain, eval, with_cells};
 use super::game::{Game, Ply, Probe};
 use super::natives::{Ctx, Elems, Mut};
 use super::program::{
@@ -855,7 +855,7 @@ impl Lister<'_, '_> {
             journal: self.journal,
             me: env.me,
         };
-        exec(&part.effect, &mut m, env.locals);
+        part.play.run(&mut m, env.locals);
         let c = Ctx {
             game: env.game,
             state: env.state,
@@ -1149,7 +1149,7 @@ impl Trial<'_, '_> {
             journal: self.journal,
             me: self.me,
         };
-        exec(&part.effect, &mut m, self.locals);
+        part.play.run(&mut m, self.locals);
         let c = Ctx {
             game: self.game,
             state: self.state,

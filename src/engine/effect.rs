@@ -1,0 +1,198 @@
+//! A part's effect compiled to closures: what plies play instead of matching on each
+//! statement (`eval::exec`, the reference it is tested against through every game).
+//!
+//! Each statement's code is picked once, at load. A native effect whose arguments are
+//! names or constants (`move(from, to)`, `place(at, man, me)`) reads them straight from
+//! the frame; a variable set to a constant is one store through the journal.
+
+use std::fmt;
+
+use super::eval::{domain, eval, exec};
+use super::natives::{Ctx, EffectFn, Elems, Mut};
+use super::program::{Node, Op};
+
+type Run = Box<dyn Fn(&mut Mut, &mut [i64]) + Send + Sync>;
+
+/// An effect, compiled.
+pub struct Effect {
+    run: Run,
+}
+
+impl fmt::Debug for Effect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Effect")
+    }
+}
+
+impl Effect {
+    /// Compiles a list of statements; with `closures` false, the effect walks them as
+    /// `eval::exec` does (the reference that the game compiled without closures keeps).
+    pub fn new(ops: &[Op], closures: bool) -> Effect {
+        if closures {
+            return Effect { run: block(ops) };
+        }
+        let ops = ops.to_vec();
+        Effect {
+            run: Box::new(move |m, l| exec(&ops, m, l)),
+        }
+    }
+
+    /// Plays the effect on the position, through its journal.
+    #[inline]
+    pub fn run(&self, m: &mut Mut, locals: &mut [i64]) {
+        (self.run)(m, locals)
+    }
+}
+
+fn ctx<'a>(m: &'a Mut) -> Ctx<'a> {
+    Ctx {
+        game: m.game,
+        state: m.state,
+        me: m.me,
+    }
+}
+
+/// Statements played in order.
+fn block(ops: &[Op]) -> Run {
+    let mut runs: Vec<Run> = ops.iter().map(statement).collect();
+    match runs.len() {
+        0 => Box::new(|_, _| {}),
+        1 => runs.pop().expect("one statement"),
+        2 => {
+            let second = runs.pop().expect("two statements");
+            let first = runs.pop().expect("two statements");
+            Box::new(move |m, l| {
+                first(m, l);
+                second(m, l);
+            })
+        }
+        _ => Box::new(move |m, l| runs.iter().for_each(|run| run(m, l))),
+    }
+}
+
+/// An argument read without evaluating: a name or a constant.
+#[derive(Clone, Copy)]
+enum Arg {
+    Local(usize),
+    Const(i64),
+    Me,
+}
+
+impl Arg {
+    fn of(node: &Node) -> Option<Arg> {
+        match node {
+            Node::Local(i) => Some(Arg::Local(*i as usize)),
+            Node::Const(v) => Some(Arg::Const(*v)),
+            Node::Me => Some(Arg::Me),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn get(self, m: &Mut, l: &[i64]) -> i64 {
+        match self {
+            Arg::Local(i) => l[i],
+            Arg::Const(v) => v,
+            Arg::Me => m.me as i64,
+        }
+    }
+}
+
+fn statement(op: &Op) -> Run {
+    match op {
+        Op::If(cond, t, f) => {
+            let (cond, t, f) = (cond.clone(), block(t), block(f));
+            Box::new(move |m, l| {
+                if eval(&cond, &ctx(m), l) != 0 {
+                    t(m, l)
+                } else {
+                    f(m, l)
+                }
+            })
+        }
+        Op::For {
+            slot,
+            domain: d,
+            filter,
+            body,
+        } => {
+            let (slot, d, filter, body) = (*slot as usize, d.clone(), filter.clone(), block(body));
+            Box::new(move |m, l| {
+                // The elements as the loop starts: the body may change the position.
+                let mut elems = Elems::new();
+                domain(&d, &ctx(m), l, &mut elems);
+                for &e in elems.iter() {
+                    l[slot] = e;
+                    if let Some(f) = &filter
+                        && eval(f, &ctx(m), l) == 0
+                    {
+                        continue;
+                    }
+                    body(m, l);
+                }
+            })
+        }
+        Op::Let(slot, value) => {
+            let (slot, value) = (*slot as usize, value.clone());
+            Box::new(move |m, l| l[slot] = eval(&value, &ctx(m), l))
+        }
+        Op::SetVar(slot, value) => {
+            let slot = *slot as usize;
+            match Arg::of(value) {
+                Some(arg) => Box::new(move |m, l| {
+                    let v = arg.get(m, l);
+                    m.journal.set_var(m.state, slot, v)
+                }),
+                None => {
+                    let value = value.clone();
+                    Box::new(move |m, l| {
+                        let v = eval(&value, &ctx(m), l);
+                        m.journal.set_var(m.state, slot, v)
+                    })
+                }
+            }
+        }
+        Op::SetVarAt(slot, player, value) => {
+            let (slot, player, value) = (*slot as usize, player.clone(), value.clone());
+            Box::new(move |m, l| {
+                let p = eval(&player, &ctx(m), l);
+                let v = eval(&value, &ctx(m), l);
+                if p >= 0 {
+                    m.journal.set_var(m.state, slot + p as usize, v);
+                }
+            })
+        }
+        Op::Effect(f, args, _) => native(*f, args),
+    }
+}
+
+/// A native effect with its arguments: read as they are where they are names or
+/// constants, else evaluated.
+fn native(f: EffectFn, args: &[Node]) -> Run {
+    let plain: Option<Vec<Arg>> = args.iter().map(Arg::of).collect();
+    match plain.as_deref() {
+        Some(&[]) => Box::new(move |m, _| f(m, &[])),
+        Some(&[a]) => Box::new(move |m, l| {
+            let a = a.get(m, l);
+            f(m, &[a])
+        }),
+        Some(&[a, b]) => Box::new(move |m, l| {
+            let (a, b) = (a.get(m, l), b.get(m, l));
+            f(m, &[a, b])
+        }),
+        Some(&[a, b, c]) => Box::new(move |m, l| {
+            let (a, b, c) = (a.get(m, l), b.get(m, l), c.get(m, l));
+            f(m, &[a, b, c])
+        }),
+        _ => {
+            let args: Box<[Node]> = args.into();
+            Box::new(move |m, l| {
+                let mut vals = [0i64; 4];
+                for (slot, a) in vals.iter_mut().zip(args.iter()) {
+                    *slot = eval(a, &ctx(m), l);
+                }
+                f(m, &vals[..args.len()]);
+            })
+        }
+    }
+}
