@@ -54,6 +54,7 @@ pub fn optimise(game: &mut Game) {
                     Choice::Let(_, node) | Choice::Where(node) => pass.node(node),
                 }
             }
+            pass.steps(&mut part.choices);
             pass.ops(&mut part.effect);
             part.edits = edits(&part.effect);
             for case in &mut part.notation {
@@ -65,6 +66,10 @@ pub fn optimise(game: &mut Game) {
                 pass.node(check);
             }
         }
+    }
+    for action in &mut game.actions {
+        // Folding steps took `where`s out of the first part: number its choices again.
+        action.fixed = action.parts.first().map_or(0, |part| part.fixed_choices());
     }
     for end in &mut game.ends {
         pass.node(&mut end.when);
@@ -289,7 +294,7 @@ impl Pass<'_> {
             Domain::Native(_, args) | Domain::List(args) => {
                 args.iter_mut().for_each(|a| self.node(a))
             }
-            Domain::Cells(_) => {}
+            Domain::Cells(_) | Domain::Steps { .. } => {}
         }
         if let Some(f) = filter {
             self.node(f);
@@ -347,6 +352,70 @@ impl Pass<'_> {
         *filter = balanced(rest, &|a, b| {
             Node::Binary(BinOp::And, Box::new(a), Box::new(b))
         });
+    }
+
+    /// Folds `d in directions(c[, D])`, `to = step(c, d)` and the `where`s right after
+    /// them that speak of `to` in a way sets can say into one choice over the directions
+    /// whose step lands in that set ([`Domain::Steps`]), so that the directions are
+    /// worked out with a bit test each and random draws can count them instead of
+    /// walking them. The same directions in the same order: the plies and their order
+    /// are unchanged.
+    fn steps(&mut self, choices: &mut Vec<Choice>) {
+        let mut i = 0;
+        while i + 1 < choices.len() {
+            let (
+                Choice::In {
+                    slot: d,
+                    domain: Domain::Native(native, args),
+                    filter: None,
+                    ..
+                },
+                Choice::Let(to, Node::Step(from, dir)),
+            ) = (&choices[i], &choices[i + 1])
+            else {
+                i += 1;
+                continue;
+            };
+            let same_cell =
+                matches!((&args[0], &**from), (Node::Local(a), Node::Local(b)) if a == b);
+            let same_dir = matches!(**dir, Node::Local(x) if x == *d);
+            if native.name != "directions" || !same_cell || !same_dir {
+                i += 1;
+                continue;
+            }
+            let (cell, dirs, to) = (
+                args[0].clone(),
+                args.get(1).cloned().unwrap_or(Node::Const(0xff)),
+                *to,
+            );
+            let mut target = SetExpr::All;
+            let mut folded = false;
+            while let Some(Choice::Where(condition)) = choices.get(i + 2) {
+                if !condition.reads_any(&[to]) {
+                    break;
+                }
+                let mut parts = Vec::new();
+                conjuncts(condition.clone(), &mut parts);
+                let Some(sets) = parts
+                    .iter()
+                    .map(|part| self.set(part, to))
+                    .collect::<Option<Vec<SetExpr>>>()
+                else {
+                    break;
+                };
+                target = sets.into_iter().fold(target, and);
+                choices.remove(i + 2);
+                folded = true;
+            }
+            if folded && let Choice::In { domain, .. } = &mut choices[i] {
+                *domain = Domain::Steps {
+                    cell: Box::new(cell),
+                    dirs: Box::new(dirs),
+                    target,
+                };
+            }
+            i += 1;
+        }
     }
 
     /// The set of cells for which `node` holds, with the cell bound to `x`, if it is of a
@@ -567,8 +636,9 @@ fn substitute(node: &mut Node, slot: u16, value: &Node) {
         Node::Agg(agg) => {
             match &mut agg.domain {
                 Domain::Native(_, args) | Domain::List(args) => args.iter_mut().for_each(sub),
-                // Before the set pass a collection of cells is `cells`, which reads nothing.
-                Domain::Cells(_) => {}
+                // Before the set pass a collection of cells is `cells`, which reads nothing,
+                // and no collection is made of steps.
+                Domain::Cells(_) | Domain::Steps { .. } => {}
             }
             for n in [&mut agg.filter, &mut agg.body, &mut agg.along]
                 .into_iter()

@@ -14,7 +14,7 @@ use std::fmt;
 
 use super::board::CellId;
 use super::cellset::WORDS;
-use super::eval::{cells_into, domain, eval};
+use super::eval::{cells_into, domain, eval, steps};
 use super::game::Game;
 use super::natives::{Ctx, Elems};
 use super::program::{Choice, Domain, Node};
@@ -64,13 +64,18 @@ impl Chain {
     /// Compiles `choices`, leaving out those whose bit is set in `skip` (the first 64:
     /// choices worked out before the chain runs).
     pub fn new(choices: &[Choice], skip: u64) -> Chain {
+        // The last `in` choice may be handed over whole when only `let`s follow it: they
+        // are worked out for the candidate drawn, and nothing after it refuses one.
+        let countable = choices
+            .iter()
+            .rposition(|choice| !matches!(choice, Choice::Let(..)))
+            .filter(|&i| matches!(choices[i], Choice::In { .. }));
         let mut next: Link = Box::new(|env, k| k(env, None));
         for (i, choice) in choices.iter().enumerate().rev() {
             if i < 64 && skip & (1 << i) != 0 {
                 continue;
             }
-            let last = i + 1 == choices.len();
-            next = link(choice, last, next);
+            next = link(choice, countable == Some(i), next);
         }
         Chain { first: next }
     }
@@ -83,8 +88,10 @@ impl Chain {
     }
 }
 
-/// The code of one choice, which calls `next` for each value it lets through.
-fn link(choice: &Choice, last: bool, next: Link) -> Link {
+/// The code of one choice, which calls `next` for each value it lets through (or, when
+/// it is `countable` and [`Env::count`] asks for it, hands its set whole to the
+/// continuation: the set of cells, or the mask of directions of a [`Domain::Steps`]).
+fn link(choice: &Choice, countable: bool, next: Link) -> Link {
     match choice {
         Choice::In {
             slot,
@@ -93,7 +100,7 @@ fn link(choice: &Choice, last: bool, next: Link) -> Link {
             ..
         } => {
             let (slot, set, filter) = (*slot as usize, set.clone(), filter.clone());
-            let countable = last && filter.is_none();
+            let countable = countable && filter.is_none();
             Box::new(move |env, k| {
                 let mut words = [0u64; WORDS];
                 let n = cells_into(&set, &ctx!(env), env.locals, &mut words);
@@ -136,6 +143,37 @@ fn link(choice: &Choice, last: bool, next: Link) -> Link {
                 while bits != 0 {
                     env.locals[slot] = bits.trailing_zeros() as i64;
                     bits &= bits - 1;
+                    if let Some(f) = &filter
+                        && eval(f, &ctx!(env), env.locals) == 0
+                    {
+                        continue;
+                    }
+                    if !next(env, k) {
+                        return false;
+                    }
+                }
+                true
+            })
+        }
+        Choice::In {
+            slot,
+            domain: Domain::Steps { cell, dirs, target },
+            filter,
+            ..
+        } => {
+            let (slot, filter) = (*slot as usize, filter.clone());
+            let (cell, dirs, target) = (cell.clone(), dirs.clone(), target.clone());
+            let countable = countable && filter.is_none();
+            Box::new(move |env, k| {
+                let mut mask = steps(&cell, &dirs, &target, &ctx!(env), env.locals);
+                if countable && env.count {
+                    let mut words = [0u64; WORDS];
+                    words[0] = mask;
+                    return k(env, Some(&words[..env.state.words()]));
+                }
+                while mask != 0 {
+                    env.locals[slot] = mask.trailing_zeros() as i64;
+                    mask &= mask - 1;
                     if let Some(f) = &filter
                         && eval(f, &ctx!(env), env.locals) == 0
                     {

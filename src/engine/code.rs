@@ -250,6 +250,11 @@ impl Kit<'_> {
     fn domain(&self, d: &mut Domain) {
         match d {
             Domain::Cells(set) => self.wrap_set(set),
+            Domain::Steps { cell, dirs, target } => {
+                self.wrap(cell);
+                self.wrap(dirs);
+                self.wrap_set(target);
+            }
             Domain::Native(_, args) | Domain::List(args) => {
                 for a in args.iter_mut() {
                     self.wrap(a);

@@ -395,7 +395,38 @@ pub fn domain(d: &Domain, c: &Ctx, locals: &mut [i64], out: &mut Elems) {
                 out.push(v);
             }
         }
+        Domain::Steps { cell, dirs, target } => {
+            let mut mask = steps(cell, dirs, target, c, locals);
+            while mask != 0 {
+                out.push(mask.trailing_zeros() as i64);
+                mask &= mask - 1;
+            }
+        }
     }
+}
+
+/// The directions of a [`Domain::Steps`], a bit each.
+#[inline]
+pub fn steps(cell: &Node, dirs: &Node, target: &SetExpr, c: &Ctx, locals: &mut [i64]) -> u64 {
+    let cell = eval(cell, c, locals);
+    if cell < 0 {
+        return 0;
+    }
+    let board = &c.game.board;
+    let mut left = (eval(dirs, c, locals) & 0xff) as u8 & board.link_dirs(cell as CellId);
+    with_cells(target, c, locals, |target, _| {
+        let mut mask = 0u64;
+        while left != 0 {
+            let d = left.trailing_zeros() as usize;
+            left &= left - 1;
+            if let Some(to) = board.step(cell as CellId, d)
+                && cellset::contains(target, to as usize)
+            {
+                mask |= 1 << d;
+            }
+        }
+        mask
+    })
 }
 
 /// Works out a set of cells and hands it to `f` (with the local slots back): the set is

@@ -104,6 +104,9 @@ impl Domain {
         match self {
             Domain::Native(_, args) | Domain::List(args) => args.iter().any(|a| a.reads_any(slots)),
             Domain::Cells(set) => set.reads_any(slots),
+            Domain::Steps { cell, dirs, target } => {
+                cell.reads_any(slots) || dirs.reads_any(slots) || target.reads_any(slots)
+            }
         }
     }
 }
@@ -194,6 +197,15 @@ pub enum Domain {
     /// A set of cells, always in cell order: `cells`, and what the optimiser makes of a
     /// filter over `cells` or `adjacent(...)` (see `compile::sets`).
     Cells(SetExpr),
+    /// The directions of `dirs`, in order, in which `cell` has a link to a cell of
+    /// `target`: what the optimiser makes of `d in directions(cell, dirs)` followed by
+    /// `to = step(cell, d)` and `where`s on `to` that sets can say. The directions are
+    /// then a mask worked out with a bit test each, and random draws count them.
+    Steps {
+        cell: Box<Node>,
+        dirs: Box<Node>,
+        target: SetExpr,
+    },
 }
 
 /// A native collection as a domain holds it: the function, the most elements it can

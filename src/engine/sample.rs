@@ -662,6 +662,7 @@ impl Game {
         match d {
             Domain::Cells(_) => set_bound(bound, c, edits).min(cells),
             Domain::List(items) => items.len() as u64,
+            Domain::Steps { .. } => self.board.most_links() as u64,
             Domain::Native(native, _) => match native.most {
                 Most::Cells => cells,
                 Most::Players => self.players.len() as u64,
