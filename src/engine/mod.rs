@@ -14,4 +14,5 @@ pub mod natives;
 pub mod program;
 pub mod sample;
 pub mod stack_test;
+pub mod stacks;
 pub mod state;

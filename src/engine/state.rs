@@ -3,11 +3,14 @@
 //! A state is a few flat arrays so that copying it is cheap; changes made while searching
 //! for legal plies go through a [`Journal`] so they can be undone without a copy.
 
+use std::sync::Arc;
+
 use smallvec::SmallVec;
 
 use super::board::CellId;
 use super::cellset;
 pub use super::stack_test::StackTests;
+pub use super::stacks::{StackMut, Stacks};
 
 /// A value that stands for "no cell / no player / no kind / no direction".
 pub const NONE: i64 = -1;
@@ -58,8 +61,8 @@ impl Piece {
     }
 }
 
-/// The pieces on one cell, bottom first. Eight are kept inline, so that the stacks that
-/// stacking games build (often past four pieces) are copied and edited without allocating.
+/// The pieces on one cell, bottom first, as the setup lists them for [`State::new`] (a
+/// position keeps every stack in one buffer: see [`Stacks`]).
 pub type Stack = SmallVec<[Piece; 8]>;
 
 /// How a game ended.
@@ -121,8 +124,8 @@ impl Cached {
 /// of two sets, not a test per cell.
 #[derive(Debug)]
 pub struct State {
-    /// One stack per cell.
-    stacks: Vec<Stack>,
+    /// One stack per cell, in one buffer.
+    stacks: Stacks,
     /// Per cell, what the position keeps about its stack: the top piece as `kind << 8 |
     /// owner` (or [`EMPTY_TOP`]), the height, the stack tests passed, the kinds held and
     /// the hash.
@@ -130,7 +133,7 @@ pub struct State {
     /// The tests passed and the kinds held by a stack of at most one piece, by the class
     /// of that piece plus one (0: the empty stack): worked out once, so that an edit
     /// leaving a cell empty or with one piece, the commonest by far, looks them up.
-    short: Vec<(u64, u64)>,
+    short: Arc<[(u64, u64)]>,
     /// Every cached cell set, `words` words each: the classes of top piece (kind-major,
     /// then the owner's slot, neutral last), then per owner slot, per kind, the occupied
     /// cells, and per stack test.
@@ -206,9 +209,9 @@ impl Eq for State {}
 impl Clone for State {
     fn clone(&self) -> State {
         let mut copy = State {
-            stacks: Vec::new(),
+            stacks: Stacks::new::<Stack>(&[]),
             kept: Vec::new(),
-            short: Vec::new(),
+            short: self.short.clone(),
             sets: Vec::new(),
             height_sets: Vec::new(),
             history: Vec::new(),
@@ -253,7 +256,9 @@ impl Clone for State {
         } = source;
         self.stacks.clone_from(stacks);
         self.kept.clone_from(kept);
-        self.short.clone_from(short);
+        if !Arc::ptr_eq(&self.short, short) {
+            self.short = short.clone();
+        }
         self.sets.clone_from(sets);
         if !self.tests.same(tests) {
             self.tests = tests.clone();
@@ -280,9 +285,10 @@ impl State {
         let words = stacks.len().div_ceil(64).max(1);
         let owner_slots = players + 1;
         let kinds = kinds.max(1);
+        let stacks = Stacks::new(&stacks);
         let mut state = State {
             kept: Vec::new(),
-            short: Vec::new(),
+            short: Arc::new([]),
             sets: Vec::new(),
             tests: StackTests::default(),
             owner_slots: owner_slots as u16,
@@ -426,22 +432,22 @@ impl State {
         self.tests_at() + test as usize
     }
 
-    /// Every cell's stack, bottom first.
+    /// Every cell's stack, bottom first: indexed by cell, or walked in cell order.
     #[inline]
-    pub fn stacks(&self) -> &[Stack] {
+    pub fn stacks(&self) -> &Stacks {
         &self.stacks
     }
 
     /// The stack on a cell, bottom first.
     #[inline]
-    pub fn stack(&self, cell: CellId) -> &Stack {
-        &self.stacks[cell as usize]
+    pub fn stack(&self, cell: CellId) -> &[Piece] {
+        self.stacks.get(cell as usize)
     }
 
     /// Changes a cell's stack outside any journal (for building positions by hand; plies
     /// go through [`Journal::edit`] so they can be taken back).
-    pub fn edit_stack<R>(&mut self, cell: CellId, f: impl FnOnce(&mut Stack) -> R) -> R {
-        let r = f(&mut self.stacks[cell as usize]);
+    pub fn edit_stack<R>(&mut self, cell: CellId, f: impl FnOnce(&mut StackMut) -> R) -> R {
+        let r = f(&mut self.stacks.stack_mut(cell as usize));
         self.refresh(cell as usize);
         r
     }
@@ -451,26 +457,8 @@ impl State {
     pub fn transfer(&mut self, from: CellId, to: CellId, count: usize) {
         let (from, to) = (from as usize, to as usize);
         let turn = self.turn;
-        let (source, target) = if from < to {
-            let (a, b) = self.stacks.split_at_mut(to);
-            (&mut a[from], &mut b[0])
-        } else {
-            let (a, b) = self.stacks.split_at_mut(from);
-            (&mut b[0], &mut a[to])
-        };
-        let keep = source.len().saturating_sub(count);
-        if keep + 1 == source.len() {
-            // One piece, the commonest move: no slice copy.
-            if let Some(piece) = source.pop() {
-                target.push(piece.stamped(turn));
-            }
-        } else {
-            target.reserve(source.len() - keep);
-            for piece in &source[keep..] {
-                target.push(piece.stamped(turn));
-            }
-            source.truncate(keep);
-        }
+        self.stacks
+            .transfer(from, to, count, |piece| piece.stamped(turn));
         self.refresh(from);
         self.refresh(to);
     }
@@ -478,7 +466,7 @@ impl State {
     /// The top piece of a cell, if any.
     #[inline]
     pub fn top(&self, cell: CellId) -> Option<&Piece> {
-        self.stacks[cell as usize].last()
+        self.stacks.get(cell as usize).last()
     }
 
     /// The top piece of a cell as `kind << 8 | owner`, or [`EMPTY_TOP`]: one array read.
@@ -528,7 +516,10 @@ impl State {
         if self.holding {
             self.kept[cell as usize].present >> kind & 1 != 0
         } else {
-            self.stacks[cell as usize].iter().any(|p| p.kind == kind)
+            self.stacks
+                .get(cell as usize)
+                .iter()
+                .any(|p| p.kind == kind)
         }
     }
 
@@ -580,7 +571,7 @@ impl State {
         let n = self.stacks.len();
         let sets = self.sets.len() / self.words as usize;
         let expected = |cell: usize, set: usize| {
-            let stack = &self.stacks[cell];
+            let stack = self.stacks.get(cell);
             let code = stack
                 .last()
                 .map_or(EMPTY_TOP, |p| (p.kind as u16) << 8 | p.owner as u16);
@@ -608,7 +599,7 @@ impl State {
         };
         // What is kept per cell, worked out the long way (not through the short table).
         let kept_agree = (0..n).all(|cell| {
-            let stack = &self.stacks[cell];
+            let stack = self.stacks.get(cell);
             let kinds = stack.iter().filter(|p| p.kind < 64);
             let expected = Cached {
                 tests: self.tests.passed(stack),
@@ -632,7 +623,8 @@ impl State {
         let heights_agree = !self.by_height
             || (0..self.tallest_kept() + 1).all(|h| {
                 let set = self.of_height(h as i64).unwrap_or(&[]);
-                (0..n).all(|cell| cellset::contains(set, cell) == (self.stacks[cell].len() == h))
+                (0..n)
+                    .all(|cell| cellset::contains(set, cell) == (self.stacks.get(cell).len() == h))
             });
         kept_agree
             && heights_agree
@@ -670,7 +662,7 @@ impl State {
     /// What the position should keep about a cell's stack as it is now.
     #[inline]
     fn fresh(&self, cell: usize) -> Cached {
-        let stack = &self.stacks[cell];
+        let stack = self.stacks.get(cell);
         let (tests, present) = match stack.len() {
             0 => self.short[0],
             1 => {
@@ -893,9 +885,8 @@ impl Journal {
                     cached,
                 }) => {
                     let saved = &self.pieces[start as usize..(start + len) as usize];
-                    let stack = &mut state.stacks[cell as usize];
-                    stack.clear();
-                    stack.extend_from_slice(saved);
+                    state.stacks.truncate(cell as usize, 0);
+                    state.stacks.extend_from_slice(cell as usize, saved);
                     self.pieces.truncate(start as usize);
                     state.apply(cell as usize, cached);
                 }
@@ -907,13 +898,13 @@ impl Journal {
                     cached,
                 }) => {
                     let (from, to) = (from as usize, to as usize);
-                    let keep = state.stacks[to].len() - len as usize;
-                    state.stacks[to].truncate(keep);
+                    let keep = state.stacks.get(to).len() - len as usize;
+                    state.stacks.truncate(to, keep);
                     if len == 1 {
-                        state.stacks[from].push(self.pieces[start as usize]);
+                        state.stacks.push(from, self.pieces[start as usize]);
                     } else {
                         let saved = &self.pieces[start as usize..(start + len) as usize];
-                        state.stacks[from].extend_from_slice(saved);
+                        state.stacks.extend_from_slice(from, saved);
                     }
                     self.pieces.truncate(start as usize);
                     state.apply(from, cached[0]);
@@ -932,10 +923,10 @@ impl Journal {
         &mut self,
         state: &mut State,
         cell: CellId,
-        f: impl FnOnce(&mut Stack) -> R,
+        f: impl FnOnce(&mut StackMut) -> R,
     ) -> R {
         if self.on {
-            let old = &state.stacks[cell as usize];
+            let old = state.stacks.get(cell as usize);
             self.log.push(Undo::Stack {
                 cell,
                 start: self.pieces.len() as u32,
@@ -951,7 +942,7 @@ impl Journal {
     /// are kept, not the two stacks.
     pub fn transfer(&mut self, state: &mut State, from: CellId, to: CellId, count: usize) {
         if self.on {
-            let source = &state.stacks[from as usize];
+            let source = state.stacks.get(from as usize);
             let moving = &source[source.len().saturating_sub(count)..];
             self.log.push(Undo::Transfer {
                 from,

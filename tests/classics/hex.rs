@@ -26,7 +26,7 @@ fn the_swap_mirrors_the_first_stone_in_the_long_diagonal_and_red_moves_next() {
     assert!(legal(&g, &s).contains(&"swap".into()));
     play(&g, &mut s, "swap");
     // (file, rank) = (2, 1) goes to (12 - 1, 12 - 2) = (11, 10): k10, now blue.
-    let at = |cell: &str| s.stacks()[g.board.find(cell).unwrap() as usize].clone();
+    let at = |cell: &str| s.stacks()[g.board.find(cell).unwrap() as usize].to_vec();
     assert!(at("b1").is_empty());
     assert_eq!(at("k10").len(), 1);
     assert_eq!(at("k10")[0].owner, super::seat(&g, "blue"));
