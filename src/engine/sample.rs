@@ -907,8 +907,12 @@ struct Trial<'a, 's> {
 impl Trial<'_, '_> {
     /// Plays candidate `pick` of `plan`; the parts it skipped, or why it is no ply.
     fn run(&mut self, action: &Action, plan: &Plan, s: &Numbered, pick: u64) -> Result<u8, Tried> {
-        let head = pick % plan.head_count;
-        let mut pick = pick / plan.head_count;
+        // (A division is slow: an action with no part after its head never needs one.)
+        let (head, mut pick) = if pick < plan.head_count {
+            (pick, 0)
+        } else {
+            (pick % plan.head_count, pick / plan.head_count)
+        };
         let mut skipped = 0u8;
         match plan.head {
             Head::Product { at, len } => {
@@ -934,12 +938,7 @@ impl Trial<'_, '_> {
         }
         let mut factors = &s.factors[plan.tail as usize..];
         for (p, part) in action.parts.iter().enumerate().skip(plan.parts as usize) {
-            let ins = part
-                .choices
-                .iter()
-                .filter(|ch| matches!(ch, Choice::In { .. }))
-                .count();
-            let (mine, rest) = factors.split_at(ins);
+            let (mine, rest) = factors.split_at(part.ins.len());
             factors = rest;
             let values = mine.iter().fold(1u64, |v, f| v.saturating_mul(f.count()));
             let all = values.saturating_add(part.optional as u64);
