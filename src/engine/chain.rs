@@ -16,9 +16,9 @@ use super::board::CellId;
 use super::cellset::WORDS;
 use super::eval::{cells_into, domain, eval, steps};
 use super::game::Game;
-use super::natives::{Ctx, Elems};
-use super::program::{Choice, Domain, Node};
-use super::state::{NONE, State};
+use super::natives::{Ctx, Elems, Mut};
+use super::program::{Choice, Domain, Node, Part};
+use super::state::{Journal, NONE, State};
 
 /// What a chain walks with: the game, the position (which the continuation may change
 /// and must give back as it was), the player to move and the frame of names.
@@ -30,6 +30,20 @@ pub struct Env<'a> {
     /// Whether the last choice of the chain, when it is a set of cells with nothing left
     /// to test, is handed to the continuation whole (to be counted) instead of walked.
     pub count: bool,
+}
+
+impl Env<'_> {
+    /// Plays a part's effect through `journal` and says whether its check holds (see
+    /// [`Part::play_and_check`]).
+    pub fn play(&mut self, part: &Part, journal: &mut Journal) -> bool {
+        let mut m = Mut {
+            game: self.game,
+            state: self.state,
+            journal,
+            me: self.me,
+        };
+        part.play_and_check(&mut m, self.locals)
+    }
 }
 
 /// What a chain calls at the end of its choices: with the set of the last choice when
@@ -88,6 +102,38 @@ impl Chain {
     }
 }
 
+/// Binds `e` to the choice's slot and, if it passes the choice's filter, goes on with
+/// the next choice; false once the walk is to stop.
+#[inline(always)]
+fn take(
+    env: &mut Env,
+    k: &mut Next,
+    slot: usize,
+    filter: Option<&Node>,
+    next: &Link,
+    e: i64,
+) -> bool {
+    env.locals[slot] = e;
+    if let Some(f) = filter
+        && eval(f, &ctx!(env), env.locals) == 0
+    {
+        return true;
+    }
+    next(env, k)
+}
+
+/// The bits of a mask, lowest first.
+#[inline(always)]
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let bit = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            bit
+        })
+    })
+}
+
 /// The code of one choice, which calls `next` for each value it lets through (or, when
 /// it is `countable` and [`Env::count`] asks for it, hands its set whole to the
 /// continuation: the set of cells, or the mask of directions of a [`Domain::Steps`]).
@@ -108,17 +154,9 @@ fn link(choice: &Choice, countable: bool, next: Link) -> Link {
                     return k(env, Some(&words[..n]));
                 }
                 for (w, &word) in words[..n].iter().enumerate() {
-                    let mut bits = word;
-                    while bits != 0 {
-                        let e = (w * 64 + bits.trailing_zeros() as usize) as i64;
-                        bits &= bits - 1;
-                        env.locals[slot] = e;
-                        if let Some(f) = &filter
-                            && eval(f, &ctx!(env), env.locals) == 0
-                        {
-                            continue;
-                        }
-                        if !next(env, k) {
+                    for bit in bits(word) {
+                        let e = (w * 64 + bit) as i64;
+                        if !take(env, k, slot, filter.as_ref(), &next, e) {
                             return false;
                         }
                     }
@@ -139,20 +177,8 @@ fn link(choice: &Choice, countable: bool, next: Link) -> Link {
                 if cell < 0 {
                     return true;
                 }
-                let mut bits = env.game.board.link_dirs(cell as CellId) & dirs;
-                while bits != 0 {
-                    env.locals[slot] = bits.trailing_zeros() as i64;
-                    bits &= bits - 1;
-                    if let Some(f) = &filter
-                        && eval(f, &ctx!(env), env.locals) == 0
-                    {
-                        continue;
-                    }
-                    if !next(env, k) {
-                        return false;
-                    }
-                }
-                true
+                let mask = env.game.board.link_dirs(cell as CellId) & dirs;
+                bits(mask.into()).all(|d| take(env, k, slot, filter.as_ref(), &next, d as i64))
             })
         }
         Choice::In {
@@ -165,25 +191,13 @@ fn link(choice: &Choice, countable: bool, next: Link) -> Link {
             let (cell, dirs, target) = (cell.clone(), dirs.clone(), target.clone());
             let countable = countable && filter.is_none();
             Box::new(move |env, k| {
-                let mut mask = steps(&cell, &dirs, &target, &ctx!(env), env.locals);
+                let mask = steps(&cell, &dirs, &target, &ctx!(env), env.locals);
                 if countable && env.count {
                     let mut words = [0u64; WORDS];
                     words[0] = mask;
                     return k(env, Some(&words[..env.state.words()]));
                 }
-                while mask != 0 {
-                    env.locals[slot] = mask.trailing_zeros() as i64;
-                    mask &= mask - 1;
-                    if let Some(f) = &filter
-                        && eval(f, &ctx!(env), env.locals) == 0
-                    {
-                        continue;
-                    }
-                    if !next(env, k) {
-                        return false;
-                    }
-                }
-                true
+                bits(mask).all(|d| take(env, k, slot, filter.as_ref(), &next, d as i64))
             })
         }
         Choice::In {
@@ -196,18 +210,9 @@ fn link(choice: &Choice, countable: bool, next: Link) -> Link {
             Box::new(move |env, k| {
                 let mut elems = Elems::new();
                 domain(&d, &ctx!(env), env.locals, &mut elems);
-                for &e in elems.iter() {
-                    env.locals[slot] = e;
-                    if let Some(f) = &filter
-                        && eval(f, &ctx!(env), env.locals) == 0
-                    {
-                        continue;
-                    }
-                    if !next(env, k) {
-                        return false;
-                    }
-                }
-                true
+                elems
+                    .iter()
+                    .all(|&e| take(env, k, slot, filter.as_ref(), &next, e))
             })
         }
         Choice::Let(slot, node) if step_of_locals(node).is_some() => {

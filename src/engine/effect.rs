@@ -7,8 +7,8 @@
 
 use std::fmt;
 
-use super::eval::{domain, eval, exec};
-use super::natives::{Ctx, EffectFn, Elems, Mut};
+use super::eval::{call_effect, eval, exec, for_each};
+use super::natives::{Ctx, EffectFn, Mut};
 use super::program::{Node, Op};
 
 type Run = Box<dyn Fn(&mut Mut, &mut [i64]) + Send + Sync>;
@@ -116,21 +116,8 @@ fn statement(op: &Op) -> Run {
             filter,
             body,
         } => {
-            let (slot, d, filter, body) = (*slot as usize, d.clone(), filter.clone(), block(body));
-            Box::new(move |m, l| {
-                // The elements as the loop starts: the body may change the position.
-                let mut elems = Elems::new();
-                domain(&d, &ctx(m), l, &mut elems);
-                for &e in elems.iter() {
-                    l[slot] = e;
-                    if let Some(f) = &filter
-                        && eval(f, &ctx(m), l) == 0
-                    {
-                        continue;
-                    }
-                    body(m, l);
-                }
-            })
+            let (slot, d, filter, body) = (*slot, d.clone(), filter.clone(), block(body));
+            Box::new(move |m, l| for_each(&d, filter.as_ref(), slot, m, l, |m, l| body(m, l)))
         }
         Op::Let(slot, value) => {
             let (slot, value) = (*slot as usize, value.clone());
@@ -186,13 +173,7 @@ fn native(f: EffectFn, args: &[Node]) -> Run {
         }),
         _ => {
             let args: Box<[Node]> = args.into();
-            Box::new(move |m, l| {
-                let mut vals = [0i64; 4];
-                for (slot, a) in vals.iter_mut().zip(args.iter()) {
-                    *slot = eval(a, &ctx(m), l);
-                }
-                f(m, &vals[..args.len()]);
-            })
+            Box::new(move |m, l| call_effect(f, &args, m, l))
         }
     }
 }

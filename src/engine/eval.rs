@@ -13,7 +13,7 @@ use crate::lang::ast::{AggOp, BinOp};
 
 use super::board::CellId;
 use super::cellset::{self, WORDS};
-use super::natives::{Ctx, Elems, Mut};
+use super::natives::{Ctx, EffectFn, Elems, Mut};
 use super::program::{Aggregate, Domain, Node, Op, SetExpr, Standalone, frame};
 use super::state::{EMPTY_TOP, NEUTRAL, NONE};
 
@@ -651,20 +651,9 @@ pub fn exec(ops: &[Op], m: &mut Mut, locals: &mut [i64]) {
                 domain: d,
                 filter,
                 body,
-            } => {
-                // The elements as the loop starts: the body may change the position.
-                let mut elems = Elems::new();
-                domain(d, &ctx(m), locals, &mut elems);
-                for &e in elems.iter() {
-                    locals[*slot as usize] = e;
-                    if let Some(f) = filter
-                        && eval(f, &ctx(m), locals) == 0
-                    {
-                        continue;
-                    }
-                    exec(body, m, locals);
-                }
-            }
+            } => for_each(d, filter.as_ref(), *slot, m, locals, |m, l| {
+                exec(body, m, l)
+            }),
             Op::Let(slot, value) => locals[*slot as usize] = eval(value, &ctx(m), locals),
             Op::SetVar(slot, value) => {
                 let v = eval(value, &ctx(m), locals);
@@ -677,15 +666,42 @@ pub fn exec(ops: &[Op], m: &mut Mut, locals: &mut [i64]) {
                     m.journal.set_var(m.state, *slot as usize + p as usize, v);
                 }
             }
-            Op::Effect(f, args, _) => {
-                let mut vals = [0i64; 4];
-                for (slot, a) in vals.iter_mut().zip(args.iter()) {
-                    *slot = eval(a, &ctx(m), locals);
-                }
-                f(m, &vals[..args.len()]);
-            }
+            Op::Effect(f, args, _) => call_effect(*f, args, m, locals),
         }
     }
+}
+
+/// Runs `body` for each element, with `slot` bound to it, of a `for` statement's
+/// collection as it was when the loop started (the body may change the position) that
+/// passes the filter.
+pub fn for_each(
+    d: &Domain,
+    filter: Option<&Node>,
+    slot: u16,
+    m: &mut Mut,
+    locals: &mut [i64],
+    mut body: impl FnMut(&mut Mut, &mut [i64]),
+) {
+    let mut elems = Elems::new();
+    domain(d, &ctx(m), locals, &mut elems);
+    for &e in elems.iter() {
+        locals[slot as usize] = e;
+        if let Some(f) = filter
+            && eval(f, &ctx(m), locals) == 0
+        {
+            continue;
+        }
+        body(m, locals);
+    }
+}
+
+/// Calls a native effect with its arguments worked out.
+pub fn call_effect(f: EffectFn, args: &[Node], m: &mut Mut, locals: &mut [i64]) {
+    let mut vals = [0i64; 4];
+    for (slot, a) in vals.iter_mut().zip(args.iter()) {
+        *slot = eval(a, &ctx(m), locals);
+    }
+    f(m, &vals[..args.len()]);
 }
 
 fn ctx<'a>(m: &'a Mut) -> Ctx<'a> {

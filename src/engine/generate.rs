@@ -12,9 +12,7 @@
 use smallvec::SmallVec;
 
 use super::chain::Env;
-use super::eval::eval;
 use super::game::{Game, Ply};
-use super::natives::{Ctx, Mut};
 use super::program::{Action, MOST_REPEATS, Repeat, frame};
 use super::state::{Journal, State};
 
@@ -231,24 +229,7 @@ impl<'a, 's, S: Sink> Walk<'a, 's, S> {
             self.part(env, p + 1)
         } else {
             let mark = self.journal.mark();
-            let mut m = Mut {
-                game: env.game,
-                state: env.state,
-                journal: self.journal,
-                me: env.me,
-            };
-            part.play.run(&mut m, env.locals);
-            let ok = match &part.check {
-                Some(check) => {
-                    let c = Ctx {
-                        game: env.game,
-                        state: env.state,
-                        me: env.me,
-                    };
-                    eval(check, &c, env.locals) != 0
-                }
-                None => true,
-            };
+            let ok = env.play(part, self.journal);
             let go_on = !ok
                 || if repeated {
                     self.continued += 1;

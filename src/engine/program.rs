@@ -10,6 +10,8 @@ use std::sync::Arc;
 use super::chain::Chain;
 use super::code::{Code, SetCode};
 use super::effect::Effect;
+use super::eval::eval;
+use super::natives::{Ctx, Mut};
 use super::natives::{EffectFn, NativeFn, SetFn};
 
 /// A compiled expression.
@@ -436,6 +438,20 @@ impl Part {
             }
         }
         fixed
+    }
+
+    /// Plays the part's effect on the position (through `m`'s journal), then says
+    /// whether its check holds there (true without a check).
+    pub fn play_and_check(&self, m: &mut Mut, locals: &mut [i64]) -> bool {
+        self.play.run(m, locals);
+        let c = Ctx {
+            game: m.game,
+            state: m.state,
+            me: m.me,
+        };
+        self.check
+            .as_ref()
+            .is_none_or(|check| eval(check, &c, locals) != 0)
     }
 
     /// Sets the names this part binds to `none`: what later parts see when an optional

@@ -850,23 +850,7 @@ impl Lister<'_, '_> {
         }
         let part = &self.action.parts[p];
         let mark = self.journal.mark();
-        let mut m = Mut {
-            game: env.game,
-            state: env.state,
-            journal: self.journal,
-            me: env.me,
-        };
-        part.play.run(&mut m, env.locals);
-        let c = Ctx {
-            game: env.game,
-            state: env.state,
-            me: env.me,
-        };
-        let ok = part
-            .check
-            .as_ref()
-            .is_none_or(|ch| eval(ch, &c, env.locals) != 0);
-        let go_on = !ok || self.part(env, p + 1);
+        let go_on = !env.play(part, self.journal) || self.part(env, p + 1);
         self.journal.rollback(env.state, mark);
         env.count = false;
         go_on
@@ -1149,15 +1133,10 @@ impl Trial<'_, '_> {
             journal: self.journal,
             me: self.me,
         };
-        part.play.run(&mut m, self.locals);
-        let c = Ctx {
-            game: self.game,
-            state: self.state,
-            me: self.me,
-        };
-        match &part.check {
-            Some(check) if eval(check, &c, self.locals) == 0 => Err(Tried::Rejected),
-            _ => Ok(()),
+        if part.play_and_check(&mut m, self.locals) {
+            Ok(())
+        } else {
+            Err(Tried::Rejected)
         }
     }
 }
