@@ -18,8 +18,8 @@ pub const ROOM: usize = 4;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Region {
     start: u32,
-    len: u16,
-    room: u16,
+    len: u32,
+    room: u32,
 }
 
 /// The stacks of every cell, bottom first.
@@ -77,8 +77,8 @@ impl Stacks {
             let room = stack.len().max(ROOM).next_power_of_two();
             s.cells.push(Region {
                 start: s.pieces.len() as u32,
-                len: stack.len() as u16,
-                room: room as u16,
+                len: stack.len() as u32,
+                room: room as u32,
             });
             s.pieces.extend_from_slice(stack);
             s.pieces.resize(s.pieces.len() + room - stack.len(), FILLER);
@@ -128,15 +128,9 @@ impl Stacks {
     #[cold]
     fn regrow(&mut self, cell: usize, more: usize) {
         let r = self.cells[cell];
-        let needed = r.len as usize + more;
-        assert!(
-            needed <= u16::MAX as usize,
-            "a stack of more than 65535 pieces"
-        );
-        let room = needed
+        let room = (r.len as usize + more)
             .max(2 * r.room as usize)
-            .next_power_of_two()
-            .min(u16::MAX as usize);
+            .next_power_of_two();
         let start = self.pieces.len();
         self.pieces
             .extend_from_within(r.start as usize..r.start as usize + r.len as usize);
@@ -145,7 +139,7 @@ impl Stacks {
         self.cells[cell] = Region {
             start: start as u32,
             len: r.len,
-            room: room as u16,
+            room: room as u32,
         };
         if self.unused * 2 > self.pieces.len() {
             self.compact();
@@ -188,7 +182,7 @@ impl Stacks {
     #[inline]
     pub fn truncate(&mut self, cell: usize, len: usize) {
         let r = &mut self.cells[cell];
-        r.len = r.len.min(len as u16);
+        r.len = r.len.min(len as u32);
     }
 
     /// Puts pieces on top of a cell's stack, the first lowest.
@@ -197,7 +191,7 @@ impl Stacks {
         let r = &mut self.cells[cell];
         let at = r.start as usize + r.len as usize;
         self.pieces[at..at + pieces.len()].copy_from_slice(pieces);
-        r.len += pieces.len() as u16;
+        r.len += pieces.len() as u32;
     }
 
     /// Moves the top `count` pieces of `from` (all, if fewer) onto `to`, each changed by
@@ -218,8 +212,8 @@ impl Stacks {
         for i in 0..moving {
             self.pieces[at + i] = stamp(self.pieces[f.start as usize + keep + i]);
         }
-        self.cells[from].len = keep as u16;
-        self.cells[to].len += moving as u16;
+        self.cells[from].len = keep as u32;
+        self.cells[to].len += moving as u32;
     }
 
     /// A cell's stack, open for change.
