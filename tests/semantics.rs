@@ -612,3 +612,77 @@ notation = 'never {to}'
     .collect();
     assert_eq!(all, expected);
 }
+
+/// One X in the middle of a 3x3 board with all eight directions, an O in a corner; the
+/// X steps through `directions`, `step` and a `where` (the shape the compiler folds into
+/// a set of directions).
+fn steps_game(condition: &str) -> Game {
+    game(&format!(
+        r#"
+[game]
+name = "steps"
+
+[[players]]
+name = "a"
+
+[[players]]
+name = "b"
+
+[board]
+files = 3
+ranks = 3
+links = [{{ dirs = "all_directions" }}]
+
+[pieces.p]
+owned = true
+symbol = {{ a = "X", b = "O" }}
+
+[[setup]]
+put = "p"
+owner = "a"
+at = ["b2"]
+
+[[setup]]
+put = "p"
+owner = "b"
+at = ["a1"]
+
+[[actions]]
+name = "step"
+choose = ['from in cells where owner(from) == me', 'd in directions(from)', 'to = step(from, d)', 'where {condition}']
+effect = 'move(from, to)'
+notation = '{{from}}-{{to}}'
+"#
+    ))
+}
+
+#[test]
+fn a_step_condition_that_reads_the_direction_is_tested_for_each_direction() {
+    // Regression: folding the `where` into a set of directions worked the set out once,
+    // before a direction was chosen, so `d != n` read a stale direction (no ply at all).
+    let g = steps_game("empty(to) && d != n");
+    let mut legal = texts(&g, &g.start());
+    legal.sort();
+    assert_eq!(
+        legal,
+        ["b2-a2", "b2-a3", "b2-b1", "b2-c1", "b2-c2", "b2-c3"]
+    );
+    // Without the direction, the same plies but b2-b3, and every one can be drawn.
+    let g = steps_game("empty(to)");
+    let mut legal = texts(&g, &g.start());
+    legal.sort();
+    assert_eq!(
+        legal,
+        [
+            "b2-a2", "b2-a3", "b2-b1", "b2-b3", "b2-c1", "b2-c2", "b2-c3"
+        ]
+    );
+    let mut rng = <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(5);
+    let mut drawn = std::collections::BTreeSet::new();
+    for _ in 0..300 {
+        let mut s = g.start();
+        let ply = g.random_ply(&mut s, &mut rng).expect("a ply");
+        drawn.insert(g.notation(&s, &ply));
+    }
+    assert_eq!(drawn.len(), 7, "{drawn:?}");
+}

@@ -98,7 +98,7 @@ impl Compiler<'_> {
             frame: scope.frame,
             fixed,
             shape: HeadShape::default(),
-            head: Arc::new(Chain::new(&[], 0)),
+            head: Arc::new(Chain::new(&[], 0, false)),
         })
     }
 
@@ -195,7 +195,7 @@ impl Compiler<'_> {
             optional,
             repeat: Repeat::Once,
             edits: None,
-            chain: Arc::new(Chain::new(&[], 0)),
+            chain: Arc::new(Chain::new(&[], 0, false)),
             ins: Box::new([]),
             play: Arc::new(Effect::new(&[], false)),
         })

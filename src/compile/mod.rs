@@ -528,7 +528,8 @@ impl Compiler<'_> {
             initial,
             start_position: None,
         };
-        sets::optimise(&mut game);
+        // The tree-walking reference keeps steps as the file writes them.
+        sets::optimise(&mut game, self.closures);
         for action in &mut game.actions {
             action.shape = HeadShape::of(action);
         }

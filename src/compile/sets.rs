@@ -24,7 +24,7 @@ use crate::lang::ast::{AggOp, BinOp, balanced};
 
 /// Rewrites every filter of `game` into set algebra where it can, and gives the initial
 /// position the stack tests this found.
-pub fn optimise(game: &mut Game) {
+pub fn optimise(game: &mut Game, fold_steps: bool) {
     game.board.settle_links();
     let mut pass = Pass {
         tests: Vec::new(),
@@ -54,7 +54,9 @@ pub fn optimise(game: &mut Game) {
                     Choice::Let(_, node) | Choice::Where(node) => pass.node(node),
                 }
             }
-            pass.steps(&mut part.choices);
+            if fold_steps {
+                pass.steps(&mut part.choices);
+            }
             pass.ops(&mut part.effect);
             part.edits = edits(&part.effect);
             for case in &mut part.notation {
@@ -383,24 +385,31 @@ impl Pass<'_> {
                 i += 1;
                 continue;
             }
-            let (cell, dirs, to) = (
+            let (cell, dirs, d, to) = (
                 args[0].clone(),
                 args.get(1).cloned().unwrap_or(Node::Const(0xff)),
+                *d,
                 *to,
             );
             let mut target = SetExpr::All;
             let mut folded = false;
             while let Some(Choice::Where(condition)) = choices.get(i + 2) {
-                if !condition.reads_any(&[to]) {
+                // The set is worked out once for every direction: it may not read `d`.
+                if !condition.reads_any(&[to]) || condition.reads_any(&[d]) {
                     break;
                 }
                 let mut parts = Vec::new();
                 conjuncts(condition.clone(), &mut parts);
+                // A condition that sets cannot say whole leaves no stack test behind.
+                let before = (self.tests.len(), self.by_height, self.holding);
                 let Some(sets) = parts
                     .iter()
                     .map(|part| self.set(part, to))
                     .collect::<Option<Vec<SetExpr>>>()
                 else {
+                    self.tests.truncate(before.0);
+                    self.keys.truncate(before.0);
+                    (self.by_height, self.holding) = (before.1, before.2);
                     break;
                 };
                 target = sets.into_iter().fold(target, and);

@@ -23,9 +23,13 @@ use super::state::{Journal, NONE, State};
 /// What a chain walks with: the game, the position (which the continuation may change
 /// and must give back as it was), the player to move and the frame of names.
 pub struct Env<'a> {
+    /// The game whose choices these are.
     pub game: &'a Game,
+    /// The position, given back as it was by every continuation.
     pub state: &'a mut State,
+    /// The player to move.
     pub me: u8,
+    /// The frame of names the choices bind and read.
     pub locals: &'a mut [i64],
     /// Whether the last choice of the chain, when it is a set of cells with nothing left
     /// to test, is handed to the continuation whole (to be counted) instead of walked.
@@ -76,8 +80,10 @@ macro_rules! ctx {
 
 impl Chain {
     /// Compiles `choices`, leaving out those whose bit is set in `skip` (the first 64:
-    /// choices worked out before the chain runs).
-    pub fn new(choices: &[Choice], skip: u64) -> Chain {
+    /// choices worked out before the chain runs). With `special` false every choice
+    /// gets the general code (collections through `eval::domain`, names through `eval`):
+    /// the reference the special code is tested against (`tests/compiled.rs`).
+    pub fn new(choices: &[Choice], skip: u64, special: bool) -> Chain {
         // The last `in` choice may be handed over whole when only `let`s follow it: they
         // are worked out for the candidate drawn, and nothing after it refuses one.
         let countable = choices
@@ -89,7 +95,7 @@ impl Chain {
             if i < 64 && skip & (1 << i) != 0 {
                 continue;
             }
-            next = link(choice, countable == Some(i), next);
+            next = link(choice, countable == Some(i), special, next);
         }
         Chain { first: next }
     }
@@ -137,7 +143,7 @@ fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
 /// The code of one choice, which calls `next` for each value it lets through (or, when
 /// it is `countable` and [`Env::count`] asks for it, hands its set whole to the
 /// continuation: the set of cells, or the mask of directions of a [`Domain::Steps`]).
-fn link(choice: &Choice, countable: bool, next: Link) -> Link {
+fn link(choice: &Choice, countable: bool, special: bool, next: Link) -> Link {
     match choice {
         Choice::In {
             slot,
@@ -169,7 +175,7 @@ fn link(choice: &Choice, countable: bool, next: Link) -> Link {
             domain: Domain::Native(native, args),
             filter,
             ..
-        } if native.name == "directions" && directions_args(args).is_some() => {
+        } if special && native.name == "directions" && directions_args(args).is_some() => {
             let (cell, dirs) = directions_args(args).expect("checked above");
             let (slot, filter) = (*slot as usize, filter.clone());
             Box::new(move |env, k| {
@@ -215,7 +221,7 @@ fn link(choice: &Choice, countable: bool, next: Link) -> Link {
                     .all(|&e| take(env, k, slot, filter.as_ref(), &next, e))
             })
         }
-        Choice::Let(slot, node) if step_of_locals(node).is_some() => {
+        Choice::Let(slot, node) if special && step_of_locals(node).is_some() => {
             let (cell, dir) = step_of_locals(node).expect("checked above");
             let slot = *slot as usize;
             Box::new(move |env, k| {
@@ -231,7 +237,7 @@ fn link(choice: &Choice, countable: bool, next: Link) -> Link {
                 next(env, k)
             })
         }
-        Choice::Let(slot, Node::Code(code)) => {
+        Choice::Let(slot, Node::Code(code)) if special => {
             let (slot, code) = (*slot as usize, code.clone());
             Box::new(move |env, k| {
                 env.locals[slot] = (code.run)(&ctx!(env), env.locals);
@@ -245,7 +251,7 @@ fn link(choice: &Choice, countable: bool, next: Link) -> Link {
                 next(env, k)
             })
         }
-        Choice::Where(Node::Code(code)) => {
+        Choice::Where(Node::Code(code)) if special => {
             let code = code.clone();
             Box::new(move |env, k| (code.run)(&ctx!(env), env.locals) == 0 || next(env, k))
         }

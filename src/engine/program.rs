@@ -204,8 +204,12 @@ pub enum Domain {
     /// `to = step(cell, d)` and `where`s on `to` that sets can say. The directions are
     /// then a mask worked out with a bit test each, and random draws count them.
     Steps {
+        /// The cell stepped from.
         cell: Box<Node>,
+        /// The directions that may be taken, as a direction set.
         dirs: Box<Node>,
+        /// Where a step must land (worked out once per cell, before a direction is
+        /// chosen: it reads no direction).
         target: SetExpr,
     },
 }
@@ -491,7 +495,7 @@ impl Action {
     /// last step of compiling a game, after every pass that rewrites an expression.
     pub fn compile_chains(&mut self, closures: bool) {
         for part in &mut self.parts {
-            part.chain = Arc::new(Chain::new(&part.choices, 0));
+            part.chain = Arc::new(Chain::new(&part.choices, 0, closures));
             part.play = Arc::new(Effect::new(&part.effect, closures));
             part.ins = part
                 .choices
@@ -503,7 +507,7 @@ impl Action {
                 .collect();
         }
         if let Some(first) = self.parts.first() {
-            self.head = Arc::new(Chain::new(&first.choices, self.shape.settled));
+            self.head = Arc::new(Chain::new(&first.choices, self.shape.settled, closures));
         }
     }
 }

@@ -2,10 +2,11 @@
 //! arrays, not a container per cell.
 //!
 //! Each cell owns a region of the buffer with room for a few pieces ([`ROOM`] to begin
-//! with). A stack that outgrows its region moves to a larger one at the end of the
-//! buffer; the region it leaves is unused until the buffer is compacted, which happens
-//! once unused regions make up half of it. Which region a cell uses is invisible outside:
-//! two sets of stacks are equal when every cell holds the same pieces.
+//! with). A stack that outgrows its region moves to one at least twice as large at the
+//! end of the buffer, and the region it leaves stays unused: a cell's old regions add up
+//! to less than its room now, so the buffer never holds more than twice the room in use.
+//! Which region a cell uses is invisible outside: two sets of stacks are equal when every
+//! cell holds the same pieces.
 
 use std::ops::{Deref, DerefMut, Index};
 
@@ -27,8 +28,6 @@ struct Region {
 pub struct Stacks {
     pieces: Vec<Piece>,
     cells: Vec<Region>,
-    /// Pieces' room in regions no cell uses any more.
-    unused: usize,
 }
 
 impl Clone for Stacks {
@@ -36,7 +35,6 @@ impl Clone for Stacks {
         Stacks {
             pieces: self.pieces.clone(),
             cells: self.cells.clone(),
-            unused: self.unused,
         }
     }
 
@@ -44,7 +42,6 @@ impl Clone for Stacks {
     fn clone_from(&mut self, source: &Stacks) {
         self.pieces.clone_from(&source.pieces);
         self.cells.clone_from(&source.cells);
-        self.unused = source.unused;
     }
 }
 
@@ -70,7 +67,6 @@ impl Stacks {
         let mut s = Stacks {
             pieces: Vec::new(),
             cells: Vec::with_capacity(stacks.len()),
-            unused: 0,
         };
         for stack in stacks {
             let stack = stack.as_ref();
@@ -124,7 +120,8 @@ impl Stacks {
         }
     }
 
-    /// Moves a cell's stack to a region with room for `more` pieces on top.
+    /// Moves a cell's stack to a region at the end of the buffer with room for `more`
+    /// pieces on top, and at least twice the room it had.
     #[cold]
     fn regrow(&mut self, cell: usize, more: usize) {
         let r = self.cells[cell];
@@ -135,27 +132,11 @@ impl Stacks {
         self.pieces
             .extend_from_within(r.start as usize..r.start as usize + r.len as usize);
         self.pieces.resize(start + room, FILLER);
-        self.unused += r.room as usize;
         self.cells[cell] = Region {
             start: start as u32,
             len: r.len,
             room: room as u32,
         };
-        if self.unused * 2 > self.pieces.len() {
-            self.compact();
-        }
-    }
-
-    /// Lays the regions out again one after the other, dropping the unused ones.
-    fn compact(&mut self) {
-        let mut pieces = Vec::with_capacity(self.pieces.len() - self.unused);
-        for r in &mut self.cells {
-            let start = pieces.len();
-            pieces.extend_from_slice(&self.pieces[r.start as usize..][..r.room as usize]);
-            r.start = start as u32;
-        }
-        self.pieces = pieces;
-        self.unused = 0;
     }
 
     /// Puts a piece on top of a cell's stack.
@@ -182,7 +163,7 @@ impl Stacks {
     #[inline]
     pub fn truncate(&mut self, cell: usize, len: usize) {
         let r = &mut self.cells[cell];
-        r.len = r.len.min(len as u32);
+        r.len = (r.len as usize).min(len) as u32;
     }
 
     /// Puts pieces on top of a cell's stack, the first lowest.
@@ -303,7 +284,7 @@ mod tests {
     }
 
     #[test]
-    fn stacks_that_outgrow_their_room_move_and_the_buffer_is_compacted() {
+    fn stacks_that_outgrow_their_room_move_and_keep_their_pieces() {
         let mut s = Stacks::new(&[vec![piece(1)], vec![], vec![piece(2), piece(3)]]);
         for k in 0..40 {
             s.push(1, piece(k));
@@ -312,8 +293,8 @@ mod tests {
         assert!(s.get(1).iter().enumerate().all(|(k, p)| p.kind == k as u8));
         assert_eq!(s.get(0), &[piece(1)]);
         assert_eq!(s.get(2), &[piece(2), piece(3)]);
-        // Regions of 4, then 8, 16, 32, 64 for cell 1: the unused ones were dropped.
-        assert!(s.unused * 2 <= s.pieces.len());
+        // Rooms of 4 (cells 0 and 2), then 4, 8, 16, 32 and 64 for cell 1.
+        assert_eq!(s.pieces.len(), 4 + 4 + 4 + 8 + 16 + 32 + 64);
         s.transfer(1, 0, 3, |p| p);
         assert_eq!(
             s.get(0).iter().map(|p| p.kind).collect::<Vec<_>>(),
@@ -326,5 +307,18 @@ mod tests {
         t.stack_mut(2).retain(|p| p.kind != 2);
         assert_eq!(t.get(2), &[piece(3)]);
         assert_ne!(t, s);
+    }
+
+    #[test]
+    fn a_stack_may_hold_more_pieces_than_16_bits_count() {
+        let mut s = Stacks::new(&[vec![piece(1)], vec![]]);
+        s.extend_from_slice(0, &vec![piece(2); 70_000]);
+        assert_eq!(s.get(0).len(), 70_001);
+        s.transfer(0, 1, usize::MAX, |p| p);
+        assert_eq!((s.get(0).len(), s.get(1).len()), (0, 70_001));
+        s.truncate(1, 1 << 20);
+        assert_eq!(s.get(1).len(), 70_001);
+        s.truncate(1, 1);
+        assert_eq!(s.get(1), &[piece(1)]);
     }
 }
