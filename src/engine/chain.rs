@@ -13,7 +13,7 @@
 use std::fmt;
 
 use super::board::CellId;
-use super::cellset::WORDS;
+use super::cellset::{self, WORDS};
 use super::eval::{cells_into, domain, eval, steps};
 use super::game::Game;
 use super::natives::{Ctx, Elems, Mut};
@@ -128,18 +128,6 @@ fn take(
     next(env, k)
 }
 
-/// The bits of a mask, lowest first.
-#[inline(always)]
-fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let bit = mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            bit
-        })
-    })
-}
-
 /// The code of one choice, which calls `next` for each value it lets through (or, when
 /// it is `countable` and [`Env::count`] asks for it, hands its set whole to the
 /// continuation: the set of cells, or the mask of directions of a [`Domain::Steps`]).
@@ -159,15 +147,8 @@ fn link(choice: &Choice, countable: bool, special: bool, next: Link) -> Link {
                 if countable && env.count {
                     return k(env, Some(&words[..n]));
                 }
-                for (w, &word) in words[..n].iter().enumerate() {
-                    for bit in bits(word) {
-                        let e = (w * 64 + bit) as i64;
-                        if !take(env, k, slot, filter.as_ref(), &next, e) {
-                            return false;
-                        }
-                    }
-                }
-                true
+                cellset::members(&words[..n])
+                    .all(|e| take(env, k, slot, filter.as_ref(), &next, e as i64))
             })
         }
         Choice::In {
@@ -183,8 +164,9 @@ fn link(choice: &Choice, countable: bool, special: bool, next: Link) -> Link {
                 if cell < 0 {
                     return true;
                 }
-                let mask = env.game.board.link_dirs(cell as CellId) & dirs;
-                bits(mask.into()).all(|d| take(env, k, slot, filter.as_ref(), &next, d as i64))
+                let mask = u64::from(env.game.board.link_dirs(cell as CellId) & dirs);
+                cellset::members(&[mask])
+                    .all(|d| take(env, k, slot, filter.as_ref(), &next, d as i64))
             })
         }
         Choice::In {
@@ -203,7 +185,8 @@ fn link(choice: &Choice, countable: bool, special: bool, next: Link) -> Link {
                     words[0] = mask;
                     return k(env, Some(&words[..env.state.words()]));
                 }
-                bits(mask).all(|d| take(env, k, slot, filter.as_ref(), &next, d as i64))
+                cellset::members(&[mask])
+                    .all(|d| take(env, k, slot, filter.as_ref(), &next, d as i64))
             })
         }
         Choice::In {

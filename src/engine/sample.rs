@@ -112,10 +112,9 @@ struct Plan {
     /// Where the factors of the parts after the head start in [`Numbered::factors`] (one
     /// per `in` choice of each, in order).
     tail: u32,
-    /// Where the names the first part works out once start in [`Numbered::frames`].
+    /// Where the names the first part works out once (its action's
+    /// [`super::program::HeadShape::settled`] choices) start in [`Numbered::frames`].
     frame: u32,
-    /// The first part's `let` and `where` choices (bit per index) worked out at plan time.
-    settled: u64,
     size: u64,
     /// Whether every candidate is a legal ply (nothing is tested when it is tried): then
     /// a candidate that is kept is played without recording how to take it back.
@@ -358,7 +357,6 @@ impl Game {
                         head_count: len as u64,
                         tail: out.factors.len() as u32,
                         frame: frame_at,
-                        settled: 0,
                         size: len as u64,
                         exact: true,
                     });
@@ -450,7 +448,6 @@ impl Game {
                 head_count,
                 tail,
                 frame: frame_at,
-                settled,
                 size,
                 exact,
             });
@@ -823,8 +820,8 @@ impl Lister<'_, '_> {
         } else {
             &part.chain
         };
-        // The head's last choice is counted, not walked, when it is a set of cells with
-        // nothing left to test.
+        // The head's last `in` choice is counted, not walked, where the chain can hand
+        // it over whole (see `Chain::new`).
         env.count = p + 1 == self.depth;
         let go_on = chain.run(env, &mut |env, leaf| self.chosen(env, p, leaf));
         env.count = false;
@@ -852,7 +849,6 @@ impl Lister<'_, '_> {
         let mark = self.journal.mark();
         let go_on = !env.play(part, self.journal) || self.part(env, p + 1);
         self.journal.rollback(env.state, mark);
-        env.count = false;
         go_on
     }
 
@@ -906,7 +902,7 @@ impl Trial<'_, '_> {
                     skipped |= 1;
                 } else {
                     let factors = &s.factors[at as usize..(at + len) as usize];
-                    self.part(part, factors, s, head, plan.settled)?
+                    self.part(part, factors, s, head, action.shape.settled)?
                 }
             }
             Head::Plies { at, .. } => {
@@ -1068,7 +1064,8 @@ impl Trial<'_, '_> {
                         self.locals[*slot as usize] = e;
                         self.values.push(e);
                     }
-                    Choice::Let(_, _) if p == 0 && i < 64 && plan.settled & (1 << i) != 0 => {}
+                    Choice::Let(_, _)
+                        if p == 0 && i < 64 && action.shape.settled & (1 << i) != 0 => {}
                     Choice::Let(slot, node) => {
                         let c = Ctx {
                             game: self.game,

@@ -559,9 +559,14 @@ impl State {
         if code == EMPTY_TOP {
             return None;
         }
-        let (kind, owner) = ((code >> 8) as usize, (code & 0xff) as usize);
+        Some(self.class_of((code >> 8) as u8, (code & 0xff) as u8))
+    }
+
+    /// The class index of a piece of this kind and owner.
+    #[inline]
+    fn class_of(&self, kind: u8, owner: u8) -> usize {
         let slots = self.owner_slots as usize;
-        Some(kind * slots + owner.min(slots - 1))
+        kind as usize * slots + (owner as usize).min(slots - 1)
     }
 
     /// Whether the caches agree with the stacks: each cell's top code, and each cached
@@ -572,9 +577,7 @@ impl State {
         let sets = self.sets.len() / self.words as usize;
         let expected = |cell: usize, set: usize| {
             let stack = self.stacks.get(cell);
-            let code = stack
-                .last()
-                .map_or(EMPTY_TOP, |p| (p.kind as u16) << 8 | p.owner as u16);
+            let code = top_code(stack);
             let top = code != EMPTY_TOP;
             let slots = self.owner_slots as usize;
             let (kind, owner) = (
@@ -600,24 +603,7 @@ impl State {
         // What is kept per cell, worked out the long way (not through the short table).
         let kept_agree = (0..n).all(|cell| {
             let stack = self.stacks.get(cell);
-            let kinds = stack.iter().filter(|p| p.kind < 64);
-            let expected = Cached {
-                tests: self.tests.passed(stack),
-                present: if self.holding {
-                    kinds.fold(0, |m, p| m | 1 << p.kind)
-                } else {
-                    0
-                },
-                hash: if self.hashing {
-                    stack_hash(cell, stack)
-                } else {
-                    0
-                },
-                top: stack
-                    .last()
-                    .map_or(EMPTY_TOP, |p| (p.kind as u16) << 8 | p.owner as u16),
-                height: stack.len().min(u16::MAX as usize) as u16,
-            };
+            let expected = self.kept_for(cell, stack, top_code(stack), self.tests_and_kinds(stack));
             self.kept[cell] == expected
         });
         let heights_agree = !self.by_height
@@ -663,16 +649,25 @@ impl State {
     #[inline]
     fn fresh(&self, cell: usize) -> Cached {
         let stack = self.stacks.get(cell);
-        let (tests, present) = match stack.len() {
-            0 => self.short[0],
-            1 => {
-                let p = stack[0];
-                let slots = self.owner_slots as usize;
-                let class = p.kind as usize * slots + (p.owner as usize).min(slots - 1);
-                self.short[1 + class]
-            }
+        let top = top_code(stack);
+        let tests_and_kinds = match stack {
+            [] => self.short[0],
+            [piece] => self.short[1 + self.class_of(piece.kind, piece.owner)],
             _ => self.tests_and_kinds(stack),
         };
+        self.kept_for(cell, stack, top, tests_and_kinds)
+    }
+
+    /// What the position keeps about a cell's stack, given its top code, the tests it
+    /// passes and the kinds it holds.
+    #[inline]
+    fn kept_for(
+        &self,
+        cell: usize,
+        stack: &[Piece],
+        top: u16,
+        (tests, present): (u64, u64),
+    ) -> Cached {
         Cached {
             tests,
             present,
@@ -681,9 +676,7 @@ impl State {
             } else {
                 0
             },
-            top: stack
-                .last()
-                .map_or(EMPTY_TOP, |p| (p.kind as u16) << 8 | p.owner as u16),
+            top,
             height: stack.len().min(u16::MAX as usize) as u16,
         }
     }
@@ -790,6 +783,14 @@ impl State {
     pub fn is_alive(&self, p: u8) -> bool {
         self.alive & (1 << p) != 0
     }
+}
+
+/// The top piece of a stack as `kind << 8 | owner`, or [`EMPTY_TOP`].
+#[inline]
+fn top_code(stack: &[Piece]) -> u16 {
+    stack
+        .last()
+        .map_or(EMPTY_TOP, |p| (p.kind as u16) << 8 | p.owner as u16)
 }
 
 /// Mixes two numbers into a well-spread 64-bit hash (the splitmix64 finaliser): the key

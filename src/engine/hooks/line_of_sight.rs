@@ -4,6 +4,7 @@
 //! bends to the board's lines exactly as its links do. Any piece blocks it, whoever owns it.
 
 use crate::engine::board::{CellId, DIRECTIONS, rising};
+use crate::engine::cellset::{self, WORDS};
 use crate::engine::natives::{Ctx, Elems};
 use crate::engine::state::{EMPTY_TOP, NONE};
 
@@ -36,35 +37,35 @@ pub fn visible(c: &Ctx, cell: i64, dirs: i64, out: &mut Elems) {
     let board = &c.game.board;
     if board.has_rays() {
         let occupied = c.state.occupied();
+        let mut seen = [0u64; WORDS];
+        let seen = &mut seen[..occupied.len()];
         let mut left = (dirs & 0xff) as u8 & board.link_dirs(cell as CellId);
         while left != 0 {
             let d = left.trailing_zeros() as usize;
             left &= left - 1;
             let ray = board.ray(cell as CellId, d);
             if let ([ray], [occupied]) = (ray, occupied) {
-                // A board of up to 64 cells: one word.
-                let seen = ray & occupied;
-                if seen != 0 {
+                // One word (a board of up to 64 cells, the commonest): no copy to a set.
+                // (Measured: 4% of the instructions of a ply of Sight.)
+                let hit = ray & occupied;
+                if hit != 0 {
                     let nearest = if rising(d) {
-                        seen.trailing_zeros()
+                        hit.trailing_zeros()
                     } else {
-                        63 - seen.leading_zeros()
+                        63 - hit.leading_zeros()
                     };
                     out.push(nearest as i64);
                 }
                 continue;
             }
-            let seen = |i: usize| ray[i] & occupied[i];
+            for ((s, r), o) in seen.iter_mut().zip(ray).zip(occupied) {
+                *s = r & o;
+            }
             // Along a ray the cell numbers only grow or only shrink (see `rising`).
             let nearest = if rising(d) {
-                (0..ray.len())
-                    .find(|&i| seen(i) != 0)
-                    .map(|i| i * 64 + seen(i).trailing_zeros() as usize)
+                cellset::first(seen)
             } else {
-                (0..ray.len())
-                    .rev()
-                    .find(|&i| seen(i) != 0)
-                    .map(|i| i * 64 + 63 - seen(i).leading_zeros() as usize)
+                cellset::last(seen)
             };
             if let Some(x) = nearest {
                 out.push(x as i64);
