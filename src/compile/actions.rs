@@ -87,16 +87,12 @@ impl Compiler<'_> {
                 "too many parts",
             ));
         }
-        let fixed = parts
-            .first()
-            .map_or(0, crate::engine::program::Part::fixed_choices);
         Ok(Action {
             name: spec.name.get_ref().clone(),
             phase,
             fallback: spec.fallback,
             parts,
             frame: scope.frame,
-            fixed,
             shape: HeadShape::default(),
             head: Arc::new(Chain::new(&[], 0, false)),
         })

@@ -69,10 +69,6 @@ pub fn optimise(game: &mut Game, fold_steps: bool) {
             }
         }
     }
-    for action in &mut game.actions {
-        // Folding steps took `where`s out of the first part: number its choices again.
-        action.fixed = action.parts.first().map_or(0, |part| part.fixed_choices());
-    }
     for end in &mut game.ends {
         pass.node(&mut end.when);
         if let crate::engine::program::EndResult::Winner(n)

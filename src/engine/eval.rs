@@ -396,11 +396,8 @@ pub fn domain(d: &Domain, c: &Ctx, locals: &mut [i64], out: &mut Elems) {
             }
         }
         Domain::Steps { cell, dirs, target } => {
-            let mut mask = steps(cell, dirs, target, c, locals);
-            while mask != 0 {
-                out.push(mask.trailing_zeros() as i64);
-                mask &= mask - 1;
-            }
+            let mask = steps(cell, dirs, target, c, locals);
+            out.extend(cellset::members(&[mask]).map(|d| d as i64));
         }
     }
 }

@@ -478,9 +478,6 @@ pub struct Action {
     pub parts: Vec<Part>,
     /// How many local slots evaluating this action needs.
     pub frame: usize,
-    /// The choices of the first part (bit per index) that read no name an earlier `in`
-    /// choice of the part depends on: see [`Part::fixed_choices`].
-    pub fixed: u64,
     /// What random draws know of the action's shape before any position, worked out
     /// once the optimiser has settled its choices (see [`HeadShape::of`]).
     pub shape: HeadShape,
@@ -539,12 +536,13 @@ impl HeadShape {
         let Some(part) = action.parts.first() else {
             return HeadShape::default();
         };
+        let fixed = part.fixed_choices();
         let settled = part
             .choices
             .iter()
             .enumerate()
             .take(64)
-            .filter(|(i, ch)| action.fixed & (1 << i) != 0 && !matches!(ch, Choice::In { .. }))
+            .filter(|(i, ch)| fixed & (1 << i) != 0 && !matches!(ch, Choice::In { .. }))
             .fold(0u64, |bits, (i, _)| bits | 1 << i);
         let product = action.parts.len() == 1
             && part.choices.iter().all(|ch| match ch {
