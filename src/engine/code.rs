@@ -638,25 +638,36 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
         SetExpr::Conj(terms) => {
             // The terms the position keeps as sets are read by number, first (they cost
             // a load each); the others follow, while any cell is left.
+            // (A kept set, or its complement: `empty(x)` is the complement of the
+            // occupied cells.)
             let mut numbered = Vec::new();
             let mut mine = false;
             let mut rest = Vec::new();
-            for (negated, term) in terms.iter() {
-                match (negated, k.numbered(term)) {
-                    (false, Some(Numbered::Fixed(i))) => numbered.push(i),
+            for &(negated, ref term) in terms.iter() {
+                let (negated, number) = match term {
+                    SetExpr::Empty => (!negated, Some(Numbered::Fixed(k.layout.occupied_number()))),
+                    _ => (negated, k.numbered(term)),
+                };
+                match (negated, number) {
+                    (_, Some(Numbered::Fixed(i))) => numbered.push((i, negated)),
                     (false, Some(Numbered::Mine)) => mine = true,
-                    _ => rest.push((*negated, cells::<W>(term, k))),
+                    _ => rest.push((negated, cells::<W>(term, k))),
                 }
             }
-            // Where each kept set starts among the position's words.
-            let starts: Box<[usize]> = numbered.iter().map(|i| i * W).collect();
+            // Where each kept set starts among the position's words, and what to flip
+            // its words with (all bits for a complement; `acc` starts as the board's
+            // cells, so nothing beyond them is let in).
+            let starts: Box<[(usize, u64)]> = numbered
+                .iter()
+                .map(|&(i, negated)| (i * W, if negated { !0 } else { 0 }))
+                .collect();
             let kept = move |c: &Ctx| {
                 let mut acc = all;
                 let sets = c.state.cached_words();
-                for &at in starts.iter() {
+                for &(at, flip) in starts.iter() {
                     let x: [u64; W] = words(&sets[at..at + W]);
                     for w in 0..W {
-                        acc[w] &= x[w];
+                        acc[w] &= x[w] ^ flip;
                     }
                 }
                 if mine {
@@ -667,6 +678,9 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
                 }
                 acc
             };
+            if rest.is_empty() {
+                return Box::new(move |c, _| kept(c));
+            }
             if let [(false, _)] = rest[..] {
                 // One term left to work out (a cell's neighbours, say): no loop.
                 let (_, term) = rest.pop().expect("one term");
