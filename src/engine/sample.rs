@@ -194,7 +194,7 @@ struct Drawing<'r, R: ?Sized> {
 
 impl<R: Rng + ?Sized> Probe for Drawing<'_, R> {
     fn can_play(&mut self, game: &Game, state: &mut State) -> bool {
-        self.next = game.draw(state, self.rng, true);
+        self.next = game.draw(state, self.rng, Keep::Position);
         self.next.is_some()
     }
 }
@@ -208,10 +208,23 @@ enum Tried {
 }
 
 /// A drawn ply: still to be played, or (a kept candidate) already played but for what
-/// follows a ply (ends, turns).
+/// follows a ply (ends, turns); `Kept` when the draw was told not to write the ply out
+/// (a playout needs only the position).
 enum Drawn {
     Played(Ply),
+    Kept,
     Listed(Ply),
+}
+
+/// What a draw does with the candidate it finds legal.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// Takes it back, and hands the ply over.
+    No,
+    /// Leaves it played, and hands the ply over.
+    Ply,
+    /// Leaves it played and hands nothing over ([`Drawn::Kept`]): a playout.
+    Position,
 }
 
 impl Game {
@@ -220,9 +233,11 @@ impl Game {
     /// [`Game::legal_plies`] where a fair share of the candidates is legal. Candidates are
     /// tried on `state` itself and taken back: it ends as it was, and nothing is copied.
     pub fn random_ply<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R) -> Option<Ply> {
-        self.draw(state, rng, false).map(|drawn| match drawn {
-            Drawn::Played(ply) | Drawn::Listed(ply) => ply,
-        })
+        self.draw(state, rng, Keep::No)
+            .and_then(|drawn| match drawn {
+                Drawn::Played(ply) | Drawn::Listed(ply) => Some(ply),
+                Drawn::Kept => None,
+            })
     }
 
     /// Draws a ply as [`Game::random_ply`] does and plays it: the same ply, with the same
@@ -231,7 +246,9 @@ impl Game {
     /// Random playouts (`rulebook bench`, MCTS) play this way.
     pub fn play_random<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R) -> Option<Ply> {
         let me = state.to_move;
-        match self.draw(state, rng, true)? {
+        match self.draw(state, rng, Keep::Ply)? {
+            // (Not asked for: `Keep::Ply` writes the ply out.)
+            Drawn::Kept => None,
             Drawn::Played(ply) => {
                 self.finish_ply(state, me);
                 Some(ply)
@@ -255,7 +272,7 @@ impl Game {
             let me = state.to_move;
             let drawn = match next.take() {
                 Some(drawn) => drawn,
-                None => match self.draw(state, rng, true) {
+                None => match self.draw(state, rng, Keep::Position) {
                     Some(drawn) => drawn,
                     None => break,
                 },
@@ -278,9 +295,9 @@ impl Game {
         plies
     }
 
-    /// A uniformly random legal ply: a drawn candidate (left played on `state` when
-    /// `keep`), or one from the full listing.
-    fn draw<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R, keep: bool) -> Option<Drawn> {
+    /// A uniformly random legal ply: a drawn candidate (left played on `state`, and
+    /// written out or not, as `keep` says), or one from the full listing.
+    fn draw<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R, keep: Keep) -> Option<Drawn> {
         if state.outcome.is_some() {
             return None;
         }
@@ -314,7 +331,10 @@ impl Game {
             None
         });
         if let Some(ply) = drawn {
-            return Some(Drawn::Played(ply));
+            return Some(match keep {
+                Keep::Position => Drawn::Kept,
+                Keep::No | Keep::Ply => Drawn::Played(ply),
+            });
         }
         // Usually a few plies (a forced pass): kept inline.
         let mut legal: SmallVec<[Ply; 8]> = SmallVec::new();
@@ -371,6 +391,7 @@ impl Game {
                 me,
             };
             let mut locals = frame(action.frame);
+            let locals = &mut locals[..];
             let part = &action.parts[0];
             // The first part's `let`s and `where`s that read no chosen name: once, here.
             let settled = action.shape.settled;
@@ -381,9 +402,9 @@ impl Game {
                 bits &= bits - 1;
                 match &part.choices[i] {
                     Choice::Let(slot, node) => {
-                        locals[*slot as usize] = eval(node, &c, &mut locals);
+                        locals[*slot as usize] = eval(node, &c, locals);
                     }
-                    Choice::Where(node) => possible = eval(node, &c, &mut locals) != 0,
+                    Choice::Where(node) => possible = eval(node, &c, locals) != 0,
                     Choice::In { .. } => {}
                 }
             }
@@ -391,7 +412,7 @@ impl Game {
                 continue;
             }
             let (head, parts, head_count) = if possible {
-                self.head(state, journal, action, &mut locals, out)
+                self.head(state, journal, action, locals, out)
             } else {
                 // Only "skip the first part" is left: a product of nothing, plus the skip.
                 let at = out.factors.len() as u32;
@@ -426,7 +447,7 @@ impl Game {
             let frame_at = out.frames.len() as u32;
             match <&[i64; FRAME_INLINE]>::try_from(&locals[..]) {
                 Ok(small) => out.frames.extend_from_slice(small),
-                Err(_) => out.frames.extend_from_slice(&locals),
+                Err(_) => out.frames.extend_from_slice(locals),
             }
             let last = &action.parts[parts as usize - 1];
             let exact = parts as usize == action.parts.len()
@@ -461,7 +482,7 @@ impl Game {
         state: &mut State,
         journal: &mut Journal,
         action: &Action,
-        locals: &mut Frame,
+        locals: &mut [i64],
         out: &mut Numbered,
     ) -> (Head, u8, u64) {
         let part = &action.parts[0];
@@ -577,7 +598,7 @@ impl Game {
         state: &State,
         part: &Part,
         first: usize,
-        locals: &mut Frame,
+        locals: &mut [i64],
         out: &mut Numbered,
     ) -> Option<(Head, u8, u64)> {
         let (
@@ -679,7 +700,7 @@ impl Game {
         scratch: &mut Scratch,
         which: usize,
         pick: u64,
-        keep: bool,
+        keep: Keep,
     ) -> Tried {
         let Scratch { numbered, journal } = scratch;
         let plan = &numbered.plans[which];
@@ -692,20 +713,22 @@ impl Game {
         let mark = journal.mark();
         let me = state.to_move;
         // A candidate that cannot be refused and is kept is never taken back.
-        let unrecorded = keep && plan.exact;
+        let kept = keep != Keep::No;
+        let unrecorded = kept && plan.exact;
         journal.set_recording(!unrecorded);
         let mut t = Trial {
             game: self,
             state,
             journal,
             me,
-            locals: &mut locals,
+            locals: &mut locals[..],
             values: SmallVec::new(),
+            write: keep != Keep::Position,
         };
         let outcome = t.run(action, plan, numbered, pick);
         let action_index = plan.action;
         let values = std::mem::take(&mut t.values);
-        if !(keep && outcome.is_ok()) {
+        if !(kept && outcome.is_ok()) {
             journal.rollback(state, mark);
         }
         journal.clear();
@@ -727,7 +750,7 @@ fn known(
     d: &Domain,
     filter: Option<&super::program::Node>,
     slot: u16,
-    locals: &mut Frame,
+    locals: &mut [i64],
     scratch: &mut Numbered,
 ) -> Factor {
     if let Domain::Cells(set) = d {
@@ -880,8 +903,10 @@ struct Trial<'a, 's> {
     state: &'s mut State,
     journal: &'s mut Journal,
     me: u8,
-    locals: &'s mut Frame,
+    locals: &'s mut [i64],
+    /// The ply's values, when `write`.
     values: SmallVec<[i64; 6]>,
+    write: bool,
 }
 
 impl Trial<'_, '_> {
@@ -982,7 +1007,9 @@ impl Trial<'_, '_> {
                             return Err(Tried::Rejected);
                         }
                     }
-                    self.values.push(e);
+                    if self.write {
+                        self.values.push(e);
+                    }
                 }
                 Choice::Let(slot, node) => {
                     let c = Ctx {
@@ -1062,7 +1089,9 @@ impl Trial<'_, '_> {
                             }
                         };
                         self.locals[*slot as usize] = e;
-                        self.values.push(e);
+                        if self.write {
+                            self.values.push(e);
+                        }
                     }
                     Choice::Let(_, _)
                         if p == 0 && i < 64 && action.shape.settled & (1 << i) != 0 => {}
@@ -1100,7 +1129,9 @@ impl Trial<'_, '_> {
                         Choice::In { slot, .. } => {
                             let e = values.next().copied().unwrap_or(super::state::NONE);
                             self.locals[*slot as usize] = e;
-                            self.values.push(e);
+                            if self.write {
+                                self.values.push(e);
+                            }
                         }
                         Choice::Let(slot, node) => {
                             let c = Ctx {
