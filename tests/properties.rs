@@ -347,6 +347,82 @@ notation = 'mark {x} {y}'
     );
 }
 
+#[test]
+fn drawn_plies_are_uniform_where_almost_every_candidate_is_refused() {
+    // 400 candidates (any empty cell of a 20x20 board), of which the check lets 3
+    // through: the draws with replacement (100 of them) miss all three about 47% of the
+    // time, and the draw then goes through the candidates in a random order. Either way
+    // each legal ply must come up with the same chance. The second position has no
+    // legal `go` at all: every candidate is refused, and the fallback's plies are drawn.
+    let text = r#"
+[game]
+name = "needle"
+
+[[players]]
+name = "one"
+
+[[players]]
+name = "two"
+
+[board]
+files = 20
+ranks = 20
+
+[pieces.p]
+owned = true
+symbol = { one = "o", two = "t" }
+
+[[setup]]
+put = "p"
+owner = "one"
+at = ["t20"]
+
+[[actions]]
+name = "go"
+choose = ['to in cells where empty(to)']
+effect = 'place(to, p, me)'
+check = 'file(to) == 1 && rank(to) <= 3 && count(x in cells: owner(x) == me) < 3'
+notation = '{to}'
+
+[[actions]]
+name = "rest"
+fallback = true
+choose = ['x in [a20, b20, c20, d20]']
+effect = 'place(x, p, me)'
+notation = 'rest {x}'
+"#;
+    let source =
+        rulebook::spec::parse("needle.toml", text.to_string()).unwrap_or_else(|d| panic!("{d}"));
+    let g = rulebook::compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"));
+    let start = g.start();
+    let texts: Vec<String> = g
+        .legal_with_notation(&start)
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect();
+    assert_eq!(texts, ["a1", "a2", "a3"]);
+    assert_uniform(&g, &start, "three legal plies among 400 candidates");
+    // One's next piece would be its third (the check reads the position after the
+    // effect): no `go` passes the check, so only `rest` is left.
+    let mut s = start.clone();
+    for ply in ["a1", "a2"] {
+        let legal = g.legal_with_notation(&s);
+        let (_, p) = legal.iter().find(|(t, _)| t == ply).expect("a legal ply");
+        g.play(&mut s, p);
+    }
+    let texts: Vec<String> = g
+        .legal_with_notation(&s)
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect();
+    assert_eq!(texts, ["rest a20", "rest b20", "rest c20", "rest d20"]);
+    assert_uniform(
+        &g,
+        &s,
+        "the fallback's plies after every candidate was refused",
+    );
+}
+
 /// Asserts that drawing from `state` is uniform over its legal plies: 200 draws a ply, and
 /// a chi-square statistic within six standard deviations of its mean (p < 1e-8 for a fair
 /// draw, so the test does not flake), or, for a biased draw, far above it.

@@ -75,6 +75,17 @@ impl Game {
     /// are tried only when no other action gives a ply. Candidates are tried on `scratch`
     /// and taken back, so it ends as it was.
     pub(crate) fn walk<S: Sink>(&self, scratch: &mut State, sink: &mut S) {
+        self.walk_some(scratch, sink, false);
+    }
+
+    /// [`Game::walk`], or with `fallbacks_only` the fallback actions alone: for a caller
+    /// that knows no other action gives a ply (a draw that tried every candidate).
+    pub(crate) fn walk_some<S: Sink>(
+        &self,
+        scratch: &mut State,
+        sink: &mut S,
+        fallbacks_only: bool,
+    ) {
         if scratch.outcome.is_some() {
             return;
         }
@@ -82,7 +93,12 @@ impl Game {
         let me = scratch.to_move;
         let mut journal = Journal::recording();
         let mut found = Found { sink, any: false };
-        for fallback in [false, true] {
+        let passes: &[bool] = if fallbacks_only {
+            &[true]
+        } else {
+            &[false, true]
+        };
+        for &fallback in passes {
             for (index, action) in self.actions.iter().enumerate() {
                 if action.fallback != fallback || (action.phase.is_some() && action.phase != phase)
                 {

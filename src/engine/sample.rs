@@ -53,6 +53,21 @@ const MOST_ENTRIES: usize = 1024;
 /// Above this many candidates a draw is almost never legal: list the plies instead.
 const MOST_CANDIDATES: u64 = 1 << 40;
 
+/// At most this many candidates are gone through in a random order when draws keep
+/// being refused (the order is a list of their numbers); past that, the plies are listed.
+const MOST_SHUFFLED: u64 = 1 << 16;
+
+/// What drawing found.
+enum Found {
+    Legal(Ply),
+    /// No candidate at all, or every one refused: only the fallback actions may give a
+    /// ply.
+    Fallbacks,
+    /// Not decided (too many candidates, or a collection outgrew its slots): the full
+    /// listing decides.
+    Nothing,
+}
+
 /// How the candidates of one `in` choice are numbered.
 #[derive(Clone, Copy)]
 enum Factor {
@@ -125,6 +140,8 @@ struct Plan {
 struct Scratch {
     numbered: Numbered,
     journal: Journal,
+    /// The candidates' numbers in the order a draw goes through them (see `draw`).
+    order: Vec<u32>,
 }
 
 /// The numbered candidates of every action that may be played now.
@@ -181,6 +198,7 @@ thread_local! {
             plies: Vec::new(),
         },
         journal: Journal::recording(),
+        order: Vec::new(),
     });
 }
 
@@ -308,42 +326,91 @@ impl Game {
                 .plans
                 .iter()
                 .fold(0u64, |sum, p| sum.saturating_add(p.size));
-            if total == 0 || total >= MOST_CANDIDATES {
-                return None;
+            if total == 0 {
+                return Found::Fallbacks;
             }
-            // A quarter of the candidates, within bounds: where most draws fail, listing
-            // soon costs less than drawing on.
+            if total >= MOST_CANDIDATES {
+                return Found::Nothing;
+            }
+            // A quarter of the candidates, within bounds, drawn with replacement: where
+            // most are refused, going through them in a random order soon costs less.
             for _ in 0..(total / 4).clamp(8, 512) {
-                let mut pick = rng.random_range(0..total);
-                let which = scratch.numbered.plans.iter().position(|p| {
-                    let here = pick < p.size;
-                    if !here {
-                        pick -= p.size;
-                    }
-                    here
-                })?;
-                match self.try_candidate(state, scratch, which, pick, keep) {
-                    Tried::Legal(ply) => return Some(ply),
+                let pick = rng.random_range(0..total);
+                match self.try_numbered(state, scratch, pick, keep) {
+                    Tried::Legal(ply) => return Found::Legal(ply),
                     Tried::Rejected => {}
-                    Tried::TooMany => return None,
+                    Tried::TooMany => return Found::Nothing,
                 }
             }
-            None
+            if total > MOST_SHUFFLED {
+                return Found::Nothing;
+            }
+            // Every candidate once, in a uniformly random order (a Fisher-Yates shuffle
+            // made as it goes): the first legal one is each legal ply with the same
+            // chance, as the draws above are, whatever they refused.
+            let mut order = std::mem::take(&mut scratch.order);
+            order.clear();
+            order.extend(0..total as u32);
+            let mut found = Found::Fallbacks;
+            for i in 0..order.len() {
+                let j = rng.random_range(i..order.len());
+                order.swap(i, j);
+                match self.try_numbered(state, scratch, u64::from(order[i]), keep) {
+                    Tried::Legal(ply) => {
+                        found = Found::Legal(ply);
+                        break;
+                    }
+                    Tried::Rejected => {}
+                    Tried::TooMany => {
+                        found = Found::Nothing;
+                        break;
+                    }
+                }
+            }
+            scratch.order = order;
+            found
         });
-        if let Some(ply) = drawn {
-            return Some(match keep {
-                Keep::Position => Drawn::Kept,
-                Keep::No | Keep::Ply => Drawn::Played(ply),
-            });
-        }
+        let fallbacks_only = match drawn {
+            Found::Legal(ply) => {
+                return Some(match keep {
+                    Keep::Position => Drawn::Kept,
+                    Keep::No | Keep::Ply => Drawn::Played(ply),
+                });
+            }
+            Found::Fallbacks => true,
+            Found::Nothing => false,
+        };
         // Usually a few plies (a forced pass): kept inline.
         let mut legal: SmallVec<[Ply; 8]> = SmallVec::new();
-        self.walk(state, &mut legal);
+        self.walk_some(state, &mut legal, fallbacks_only);
         if legal.is_empty() {
             return None;
         }
         let i = rng.random_range(0..legal.len() as u64) as usize;
         Some(Drawn::Listed(legal.swap_remove(i)))
+    }
+
+    /// Tries candidate `pick` of the numbered candidates, counted across the plans.
+    fn try_numbered(
+        &self,
+        state: &mut State,
+        scratch: &mut Scratch,
+        pick: u64,
+        keep: Keep,
+    ) -> Tried {
+        let mut pick = pick;
+        let which = scratch.numbered.plans.iter().position(|p| {
+            let here = pick < p.size;
+            if !here {
+                pick -= p.size;
+            }
+            here
+        });
+        match which {
+            Some(which) => self.try_candidate(state, scratch, which, pick, keep),
+            // (Not reached: the pick is below the plans' total.)
+            None => Tried::TooMany,
+        }
     }
 
     /// Numbers the candidates of every action that may be played now (fallback actions
@@ -702,7 +769,9 @@ impl Game {
         pick: u64,
         keep: Keep,
     ) -> Tried {
-        let Scratch { numbered, journal } = scratch;
+        let Scratch {
+            numbered, journal, ..
+        } = scratch;
         let plan = &numbered.plans[which];
         let action = &self.actions[plan.action as usize];
         let stored = &numbered.frames[plan.frame as usize..][..frame_len(action.frame)];
