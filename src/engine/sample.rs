@@ -217,11 +217,18 @@ impl<R: Rng + ?Sized> Probe for Drawing<'_, R> {
     }
 }
 
-/// What trying one candidate gave.
+/// Why a candidate is no ply (small, so that a trial's `?` moves a byte, not a ply).
+#[derive(Clone, Copy)]
+enum Refused {
+    Rejected,
+    /// A collection held more elements than its slots: only the listing is exact here.
+    TooMany,
+}
+
+/// What trying one candidate gave ([`Refused`] says what the last two mean).
 enum Tried {
     Legal(Ply),
     Rejected,
-    /// A collection held more elements than its slots: only the listing is exact here.
     TooMany,
 }
 
@@ -808,7 +815,8 @@ impl Game {
                 values,
                 skipped,
             }),
-            Err(tried) => tried,
+            Err(Refused::Rejected) => Tried::Rejected,
+            Err(Refused::TooMany) => Tried::TooMany,
         }
     }
 }
@@ -980,7 +988,7 @@ struct Trial<'a, 's> {
 
 impl Trial<'_, '_> {
     /// Plays candidate `pick` of `plan`; the parts it skipped, or why it is no ply.
-    fn run(&mut self, action: &Action, plan: &Plan, s: &Numbered, pick: u64) -> Result<u8, Tried> {
+    fn run(&mut self, action: &Action, plan: &Plan, s: &Numbered, pick: u64) -> Result<u8, Refused> {
         // (A division is slow: an action with no part after its head never needs one.)
         let (head, mut pick) = if pick < plan.head_count {
             (pick, 0)
@@ -1037,7 +1045,7 @@ impl Trial<'_, '_> {
         s: &Numbered,
         mut value: u64,
         settled: u64,
-    ) -> Result<(), Tried> {
+    ) -> Result<(), Refused> {
         let mut factors = factors.iter();
         for (i, choice) in part.choices.iter().enumerate() {
             if i < 64 && settled & (1 << i) != 0 {
@@ -1050,7 +1058,7 @@ impl Trial<'_, '_> {
                     filter,
                     ..
                 } => {
-                    let factor = *factors.next().ok_or(Tried::TooMany)?;
+                    let factor = *factors.next().ok_or(Refused::TooMany)?;
                     let n = factor.count();
                     let k = (value % n) as usize;
                     value /= n;
@@ -1073,7 +1081,7 @@ impl Trial<'_, '_> {
                             me: self.me,
                         };
                         if eval(f, &c, self.locals) == 0 {
-                            return Err(Tried::Rejected);
+                            return Err(Refused::Rejected);
                         }
                     }
                     if self.write {
@@ -1095,7 +1103,7 @@ impl Trial<'_, '_> {
                         me: self.me,
                     };
                     if eval(node, &c, self.locals) == 0 {
-                        return Err(Tried::Rejected);
+                        return Err(Refused::Rejected);
                     }
                 }
             }
@@ -1104,7 +1112,7 @@ impl Trial<'_, '_> {
     }
 
     /// The element in slot `k` of a collection given `n` slots.
-    fn nth(&mut self, d: &Domain, k: usize, n: u32) -> Result<i64, Tried> {
+    fn nth(&mut self, d: &Domain, k: usize, n: u32) -> Result<i64, Refused> {
         let c = Ctx {
             game: self.game,
             state: self.state,
@@ -1113,17 +1121,17 @@ impl Trial<'_, '_> {
         match d {
             Domain::Cells(set) => with_cells(set, &c, self.locals, |s, _| {
                 if cellset::count(s) > n as usize {
-                    return Err(Tried::TooMany);
+                    return Err(Refused::TooMany);
                 }
-                cellset::nth(s, k).map(|e| e as i64).ok_or(Tried::Rejected)
+                cellset::nth(s, k).map(|e| e as i64).ok_or(Refused::Rejected)
             }),
             _ => {
                 let mut elems = Elems::new();
                 domain(d, &c, self.locals, &mut elems);
                 if elems.len() > n as usize {
-                    return Err(Tried::TooMany);
+                    return Err(Refused::TooMany);
                 }
-                elems.get(k).copied().ok_or(Tried::Rejected)
+                elems.get(k).copied().ok_or(Refused::Rejected)
             }
         }
     }
@@ -1137,7 +1145,7 @@ impl Trial<'_, '_> {
         s: &Numbered,
         entry: Entry,
         k: u64,
-    ) -> Result<(), Tried> {
+    ) -> Result<(), Refused> {
         let start = entry.values as usize;
         let mut values = s.values[start..start + entry.len as usize].iter();
         for (p, part) in action.parts.iter().enumerate().take(plan.parts as usize) {
@@ -1183,7 +1191,7 @@ impl Trial<'_, '_> {
 
     /// Plays a ply that was listed whole (its parts, and the last one as many times as it
     /// has values); the parts it skipped.
-    fn replay(&mut self, action: &Action, ply: &Ply) -> Result<u8, Tried> {
+    fn replay(&mut self, action: &Action, ply: &Ply) -> Result<u8, Refused> {
         let mut values = ply.values.iter();
         for (p, part) in action.parts.iter().enumerate() {
             if ply.skipped & (1 << p) != 0 || part.repeat != Repeat::Once {
@@ -1223,7 +1231,7 @@ impl Trial<'_, '_> {
     }
 
     /// Plays the part's effect, then its check; `Err` when the check fails.
-    fn effect_and_check(&mut self, part: &Part) -> Result<(), Tried> {
+    fn effect_and_check(&mut self, part: &Part) -> Result<(), Refused> {
         let mut m = Mut {
             game: self.game,
             state: self.state,
@@ -1233,7 +1241,7 @@ impl Trial<'_, '_> {
         if part.play_and_check(&mut m, self.locals) {
             Ok(())
         } else {
-            Err(Tried::Rejected)
+            Err(Refused::Rejected)
         }
     }
 }
