@@ -319,7 +319,12 @@ proptest! {
             }
         }
         for player in 0..2 {
-            prop_assert_eq!(groups::group_count(&c, player, dirs as i64), groups[player as usize]);
+            let all = groups[player as usize];
+            prop_assert_eq!(groups::group_count(&c, player, dirs as i64, u32::MAX), all);
+            // Counting stops at `most`: what a comparison with a constant asks for.
+            for most in 1..=all as u32 + 1 {
+                prop_assert_eq!(groups::group_count(&c, player, dirs as i64, most), all.min(most.into()));
+            }
         }
     }
 }
@@ -356,5 +361,5 @@ fn a_hexagonal_board_links_six_neighbours_and_groups_through_them() {
     let at = |name: &str| g.board.find(name).unwrap() as i64;
     assert_eq!(groups::group_size(&c, at("c3"), 0xff), 2);
     assert_eq!(groups::group_size(&c, at("b4"), 0xff), 1);
-    assert_eq!(groups::group_count(&c, 0, 0xff), 2);
+    assert_eq!(groups::group_count(&c, 0, 0xff, u32::MAX), 2);
 }

@@ -672,3 +672,42 @@ fn a_step_condition_that_reads_the_direction_is_tested_for_each_direction() {
     }
     assert_eq!(drawn.len(), 7, "{drawn:?}");
 }
+
+#[test]
+fn a_count_of_groups_compared_with_a_constant_is_exact_whatever_the_constant() {
+    // Player a has three groups (a1, c1-c2, e1); each `mark` action is legal exactly when
+    // its comparison holds. The closures count at most one group more than the constant
+    // (`groups(me) == 1` stops at the second); the answers must be those of the full count.
+    let checks = [
+        ("eq3", "groups(me) == 3", true),
+        ("eq1", "groups(me) == 1", false),
+        ("ne2", "groups(me) != 2", true),
+        ("ne3", "groups(me) != 3", false),
+        ("gt1", "groups(me) > 1", true),
+        ("gt3", "groups(me) > 3", false),
+        ("ge3", "groups(me) >= 3", true),
+        ("ge4", "groups(me) >= 4", false),
+        ("lt4", "groups(me) < 4", true),
+        ("lt3", "groups(me) < 3", false),
+        ("le3", "groups(me) <= 3", true),
+        ("le0", "groups(me) <= 0", false),
+        ("gtneg", "groups(me) > -1", true),
+        ("eqneg", "groups(me) == -1", false),
+    ];
+    let mut rest = String::from(
+        "[[setup]]\nput = \"p\"\nowner = \"a\"\nat = [\"a1\", \"c1\", \"c2\", \"e1\"]\n",
+    );
+    for (name, cond, _) in checks {
+        rest.push_str(&format!(
+            "[[actions]]\nname = \"{name}\"\nchoose = ['where {cond}']\neffect = 'place(e3, p, me)'\nnotation = '{name}'\n"
+        ));
+    }
+    let g = game(&two_players_on("files = 5\nranks = 3", &rest));
+    let legal = texts(&g, &g.start());
+    let expected: Vec<&str> = {
+        let mut v: Vec<&str> = checks.iter().filter(|c| c.2).map(|c| c.0).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(legal, expected);
+}

@@ -890,6 +890,14 @@ fn specialise(name: &str, func: NativeFn, mut args: Vec<Node>) -> Node {
             let (cell, dir) = (args.remove(0), args.remove(0));
             Node::Step(Box::new(cell), Box::new(dir))
         }
+        ("groups", 1) => Node::Groups(
+            Box::new(args.remove(0)),
+            Box::new(Node::Const(crate::engine::board::ORTHOGONAL as i64)),
+        ),
+        ("groups", 2) => {
+            let (player, dirs) = (args.remove(0), args.remove(0));
+            Node::Groups(Box::new(player), Box::new(dirs))
+        }
         _ => Node::Call(func, args.into()),
     }
 }

@@ -165,7 +165,8 @@ impl Pass<'_> {
             | Node::Pair(_, a, b)
             | Node::Count(a, b)
             | Node::Has(a, b)
-            | Node::Step(a, b) => {
+            | Node::Step(a, b)
+            | Node::Groups(a, b) => {
                 self.node(a);
                 self.node(b);
             }
@@ -628,6 +629,7 @@ fn substitute(node: &mut Node, slot: u16, value: &Node) {
         | Node::Count(a, b)
         | Node::Has(a, b)
         | Node::Step(a, b)
+        | Node::Groups(a, b)
         | Node::Bind(_, a, b) => {
             sub(a);
             sub(b);

@@ -25,6 +25,7 @@ use crate::lang::ast::{AggOp, BinOp};
 use super::board::{Board, CellId};
 use super::eval::{self, count_kind, empty_of, height_of, owner_of, top_of};
 use super::game::Game;
+use super::hooks::groups;
 use super::natives::Ctx;
 use super::program::{Aggregate, Choice, Domain, EndResult, Node, Op, SetExpr};
 use super::state::{NEUTRAL, NONE, State};
@@ -386,6 +387,7 @@ impl Kit<'_> {
                     super::natives::step(c, x, d(c, l))
                 })
             }
+            Node::Groups(p, d) => self.groups(p, d, u32::MAX),
             Node::Repetitions => Box::new(|c, _| c.state.repetitions(c.me)),
             Node::BoardRepeated => Box::new(|c, _| c.state.board_repeated() as i64),
             Node::Bind(slot, value, body) => {
@@ -476,7 +478,29 @@ impl Kit<'_> {
         })
     }
 
+    /// `groups(p, d)`, counting at most `most` groups.
+    fn groups(&self, p: &Node, d: &Node, most: u32) -> Scalar {
+        let (p, d) = (self.scalar(p), self.scalar(d));
+        Box::new(move |c, l| {
+            let p = p(c, l);
+            groups::group_count(c, p, d(c, l), most)
+        })
+    }
+
     fn binary(&self, op: BinOp, a: &Node, b: &Node) -> Scalar {
+        // A count of groups compared with a constant k: whether there are k, more or
+        // fewer is decided once k + 1 are found, so no more are counted.
+        if let (Node::Groups(p, d), Node::Const(k)) = (a, b)
+            && matches!(
+                op,
+                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+            )
+        {
+            let most = u32::try_from(k.saturating_add(1).max(1)).unwrap_or(u32::MAX);
+            let count = self.groups(p, d, most);
+            let k = *k;
+            return Box::new(move |c, l| eval::arith(op, count(c, l), k));
+        }
         match op {
             BinOp::And => {
                 let (a, b) = (self.scalar(a), self.scalar(b));

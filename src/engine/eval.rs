@@ -83,6 +83,9 @@ fn eval_node(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
         Node::Repetitions => c.state.repetitions(c.me),
         Node::BoardRepeated => c.state.board_repeated() as i64,
         Node::Step(x, d) => super::natives::step(c, eval(x, c, locals), eval(d, c, locals)),
+        Node::Groups(p, d) => {
+            super::hooks::groups::group_count(c, eval(p, c, locals), eval(d, c, locals), u32::MAX)
+        }
         Node::File(x) => match eval(x, c, locals) {
             x if x >= 0 => c.game.board.coords[x as usize].0 as i64,
             _ => 0,

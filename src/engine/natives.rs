@@ -288,14 +288,14 @@ pub static NATIVES: &[Native] = &[
         [Player],
         Int,
         "Hook: the number of orthogonally connected groups of the player's pieces (by top piece).",
-        Value(|c, a| groups::group_count(c, a[0], super::board::ORTHOGONAL as i64))
+        Value(|c, a| groups::group_count(c, a[0], super::board::ORTHOGONAL as i64, u32::MAX))
     ),
     native!(
         "groups",
         [Player, DirSet],
         Int,
         "Hook: as above, connected through the given directions.",
-        Value(|c, a| groups::group_count(c, a[0], a[1]))
+        Value(|c, a| groups::group_count(c, a[0], a[1], u32::MAX))
     ),
     native!(
         "liberties",

@@ -46,6 +46,9 @@ pub enum Node {
     Has(Box<Node>, Box<Node>),
     /// `step(cell, dir)`: the cell linked that way, read from the board's table.
     Step(Box<Node>, Box<Node>),
+    /// `groups(player, dirs)`: its own node so that a comparison with a constant counts
+    /// only as many groups as it needs (`groups(me) == 1` stops at the second group).
+    Groups(Box<Node>, Box<Node>),
     /// `file(cell)` and `rank(cell)`, from 1 (0 for none).
     File(Box<Node>),
     Rank(Box<Node>),
@@ -87,7 +90,8 @@ impl Node {
             | Node::Pair(_, a, b)
             | Node::Count(a, b)
             | Node::Has(a, b)
-            | Node::Step(a, b) => a.reads_any(slots) || b.reads_any(slots),
+            | Node::Step(a, b)
+            | Node::Groups(a, b) => a.reads_any(slots) || b.reads_any(slots),
             Node::If(a, b, c) => a.reads_any(slots) || b.reads_any(slots) || c.reads_any(slots),
             Node::Bind(_, value, body) => value.reads_any(slots) || body.reads_any(slots),
             Node::Call(_, args) | Node::List(args) => args.iter().any(|a| a.reads_any(slots)),

@@ -988,7 +988,13 @@ struct Trial<'a, 's> {
 
 impl Trial<'_, '_> {
     /// Plays candidate `pick` of `plan`; the parts it skipped, or why it is no ply.
-    fn run(&mut self, action: &Action, plan: &Plan, s: &Numbered, pick: u64) -> Result<u8, Refused> {
+    fn run(
+        &mut self,
+        action: &Action,
+        plan: &Plan,
+        s: &Numbered,
+        pick: u64,
+    ) -> Result<u8, Refused> {
         // (A division is slow: an action with no part after its head never needs one.)
         let (head, mut pick) = if pick < plan.head_count {
             (pick, 0)
@@ -1123,7 +1129,9 @@ impl Trial<'_, '_> {
                 if cellset::count(s) > n as usize {
                     return Err(Refused::TooMany);
                 }
-                cellset::nth(s, k).map(|e| e as i64).ok_or(Refused::Rejected)
+                cellset::nth(s, k)
+                    .map(|e| e as i64)
+                    .ok_or(Refused::Rejected)
             }),
             _ => {
                 let mut elems = Elems::new();

@@ -125,32 +125,38 @@ pub fn run(c: &Ctx, cell: i64, dir: i64) -> i64 {
     n
 }
 
-/// The number of groups formed by the pieces on top that `player` owns.
-pub fn group_count(c: &Ctx, player: i64, dirs: i64) -> i64 {
+/// The number of groups formed by the pieces on top that `player` owns, or `most` if
+/// there are more (a caller that compares the count with a constant needs no more).
+pub fn group_count(c: &Ctx, player: i64, dirs: i64, most: u32) -> i64 {
     if !(0..c.game.players.len().min(NEUTRAL as usize) as i64).contains(&player) {
         return 0;
     }
     let words = c.state.words();
+    let mut count = 0u32;
     if words == 1 && c.game.board.is_rectangle() {
-        let mut count = 0;
         for kind in 0..c.game.kinds.len() as u16 {
             let mut left = c.state.cells_topped_by(kind << 8 | player as u16)[0];
             let like = left;
             while left != 0 {
+                if count == most {
+                    return most.into();
+                }
                 let seed = left.trailing_zeros() as usize;
                 left &= !grow_in_one_word(&c.game.board, like, seed, dirs as u8);
                 count += 1;
             }
         }
-        return count;
+        return count.into();
     }
     by_words(&c.game.board, words, |grow| {
-        let mut count = 0;
         for kind in 0..c.game.kinds.len() as u16 {
             let like = c.state.cells_topped_by(kind << 8 | player as u16);
             let mut left = [0u64; MAX_WORDS];
             left[..words].copy_from_slice(like);
             while let Some(seed) = first_member(&left[..words]) {
+                if count == most {
+                    return most.into();
+                }
                 let mut group = [0u64; MAX_WORDS];
                 grow(&c.game.board, like, seed, dirs as u8, &mut group);
                 for (l, g) in left.iter_mut().zip(group) {
@@ -159,7 +165,7 @@ pub fn group_count(c: &Ctx, player: i64, dirs: i64) -> i64 {
                 count += 1;
             }
         }
-        count
+        count.into()
     })
 }
 
