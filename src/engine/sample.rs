@@ -42,7 +42,7 @@ use super::eval::{cells_into, domain, eval, with_cells};
 use super::game::{Game, Ply, Probe};
 use super::natives::{Ctx, Elems, Mut};
 use super::program::{
-    Action, Choice, Domain, FRAME_INLINE, Frame, Most, Part, Repeat, SetBound, frame, frame_len,
+    Action, Choice, Domain, FRAME_INLINE, Most, Part, Repeat, SetBound, frame, frame_len,
 };
 use super::state::{Journal, State};
 
@@ -60,6 +60,8 @@ const MOST_SHUFFLED: u64 = 1 << 16;
 /// What drawing found.
 enum Found {
     Legal(Ply),
+    /// A legal candidate, left played and not written out ([`Keep::Position`]).
+    Kept,
     /// No candidate at all, or every one refused: only the fallback actions may give a
     /// ply.
     Fallbacks,
@@ -228,6 +230,8 @@ enum Refused {
 /// What trying one candidate gave ([`Refused`] says what the last two mean).
 enum Tried {
     Legal(Ply),
+    /// Legal, left played, and not written out ([`Keep::Position`]).
+    Kept,
     Rejected,
     TooMany,
 }
@@ -345,6 +349,7 @@ impl Game {
                 let pick = rng.random_range(0..total);
                 match self.try_numbered(state, scratch, pick, keep) {
                     Tried::Legal(ply) => return Found::Legal(ply),
+                    Tried::Kept => return Found::Kept,
                     Tried::Rejected => {}
                     Tried::TooMany => return Found::Nothing,
                 }
@@ -367,6 +372,10 @@ impl Game {
                         found = Found::Legal(ply);
                         break;
                     }
+                    Tried::Kept => {
+                        found = Found::Kept;
+                        break;
+                    }
                     Tried::Rejected => {}
                     Tried::TooMany => {
                         found = Found::Nothing;
@@ -378,12 +387,8 @@ impl Game {
             found
         });
         let fallbacks_only = match drawn {
-            Found::Legal(ply) => {
-                return Some(match keep {
-                    Keep::Position => Drawn::Kept,
-                    Keep::No | Keep::Ply => Drawn::Played(ply),
-                });
-            }
+            Found::Legal(ply) => return Some(Drawn::Played(ply)),
+            Found::Kept => return Some(Drawn::Kept),
             Found::Fallbacks => true,
             Found::Nothing => false,
         };
@@ -782,9 +787,16 @@ impl Game {
         let plan = &numbered.plans[which];
         let action = &self.actions[plan.action as usize];
         let stored = &numbered.frames[plan.frame as usize..][..frame_len(action.frame)];
-        let mut locals = match <[i64; FRAME_INLINE]>::try_from(stored) {
-            Ok(small) => Frame::from_buf(small),
-            Err(_) => Frame::from_slice(stored),
+        let (mut small, mut large);
+        let locals: &mut [i64] = match <[i64; FRAME_INLINE]>::try_from(stored) {
+            Ok(copy) => {
+                small = copy;
+                &mut small
+            }
+            Err(_) => {
+                large = stored.to_vec();
+                &mut large
+            }
         };
         let mark = journal.mark();
         let me = state.to_move;
@@ -797,7 +809,7 @@ impl Game {
             state,
             journal,
             me,
-            locals: &mut locals[..],
+            locals,
             values: SmallVec::new(),
             write: keep != Keep::Position,
         };
@@ -810,6 +822,7 @@ impl Game {
         journal.clear();
         journal.set_recording(true);
         match outcome {
+            Ok(_) if keep == Keep::Position => Tried::Kept,
             Ok(skipped) => Tried::Legal(Ply {
                 action: action_index,
                 values,
