@@ -282,8 +282,15 @@ fn against_hand_written<T>(
     let mut group = c.benchmark_group(&group_name);
     group.sampling_mode(SamplingMode::Flat);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
+    // As `rulebook bench` (and MCTS) play them: each playout copies the start into a
+    // position kept from the last one (`clone_from`, no allocation once warm).
+    let mut state = start.clone();
     group.bench_function(INTERPRETER, |b| {
-        b.iter(|| interpreter_playout(&game, black_box(&start), &mut rng))
+        b.iter(|| {
+            state.clone_from(black_box(&start));
+            game.playout(&mut state, &mut rng, u32::MAX);
+            state.plies
+        })
     });
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
     group.bench_function(HAND_WRITTEN, |b| b.iter(|| hand_written(&mut rng)));
