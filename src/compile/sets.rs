@@ -663,12 +663,15 @@ fn by_height(set: &SetExpr) -> bool {
         SetExpr::HeightIs(_) => true,
         SetExpr::Conj(terms) => terms.iter().any(|(_, t)| by_height(t)),
         SetExpr::Or(a, b) => by_height(a) || by_height(b),
+        SetExpr::Near(s, _) => by_height(s),
         _ => false,
     }
 }
 
 /// `any(y in S where y == x)`, S a set of cells that reads no `x` (already narrowed, so
 /// `y == x` is its term `Single(x)`): whether `x` is in S, which as a filter on `x` is S.
+/// And `any(y in adjacent(x, D) where P)`, P a set that reads no `x` (narrowed to the
+/// terms `Neighbours(x)` and P): the cells with a neighbour in P ([`SetExpr::Near`]).
 fn member(agg: &Aggregate, x: u16) -> Option<SetExpr> {
     if agg.op != AggOp::Any || agg.filter.is_some() || agg.body.is_some() || agg.along.is_some() {
         return None;
@@ -682,6 +685,30 @@ fn member(agg: &Aggregate, x: u16) -> Option<SetExpr> {
     };
     let is_x =
         |s: &SetExpr| matches!(s, SetExpr::Single(n) if matches!(**n, Node::Local(v) if v == x));
+    let near_x = |s: &SetExpr| match s {
+        SetExpr::Neighbours(n, table) if matches!(**n, Node::Local(v) if v == x) => Some(*table),
+        _ => None,
+    };
+    // `any(y in adjacent(x, D) where P)`: the cells with a neighbour in P.
+    if let Some((at, table)) = terms
+        .iter()
+        .enumerate()
+        .find_map(|(i, (negated, t))| (!negated).then(|| near_x(t)).flatten().map(|t| (i, t)))
+    {
+        let rest: Vec<(bool, SetExpr)> = terms
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != at)
+            .map(|(_, t)| t.clone())
+            .collect();
+        if rest.iter().any(|(_, t)| t.reads_any(&[x])) {
+            return None;
+        }
+        let inner = rest.into_iter().fold(SetExpr::All, |acc, (negated, t)| {
+            and(acc, if negated { complement(t) } else { t })
+        });
+        return Some(SetExpr::Near(Box::new(inner), table));
+    }
     let at = terms.iter().position(|(negated, t)| !negated && is_x(t))?;
     let rest: Vec<(bool, SetExpr)> = terms
         .into_iter()

@@ -293,6 +293,45 @@ impl Board {
         &self.neighbours[table as usize].1[cell as usize * w..(cell as usize + 1) * w]
     }
 
+    /// Writes to `out` the cells with a neighbour (through neighbour masks number
+    /// `table`) in `set`: on a rectangle board, `set` moved one step back along each
+    /// direction of the table and kept where that direction is linked, a few word
+    /// operations; on another board, cell by cell.
+    pub fn near(&self, table: u16, set: &[u64], out: &mut [u64]) {
+        let (dirs, masks) = &self.neighbours[table as usize];
+        if let ([set], [out]) = (set, &mut *out)
+            && self.is_rectangle()
+        {
+            // One word: each direction's step is a shift (`one_word_steps`), undone.
+            let mut left = *dirs;
+            while left != 0 {
+                let d = left.trailing_zeros() as usize;
+                left &= left - 1;
+                let (linked, up, down) = self.steps[d];
+                *out |= ((set << down) >> up) & linked;
+            }
+            return;
+        }
+        if self.is_rectangle() {
+            let mut left = *dirs;
+            while left != 0 {
+                let d = left.trailing_zeros() as usize;
+                left &= left - 1;
+                // A step that way adds `offset` to a cell's index, so the cells that
+                // step into `set` are `set` moved by `-offset`.
+                let linked = self.linked_that_way(d);
+                shift_into(set, -self.offset(d), linked, out);
+            }
+            return;
+        }
+        let w = self.words;
+        for (cell, mask) in masks.chunks_exact(w).enumerate() {
+            if mask.iter().zip(set).any(|(m, s)| m & s != 0) {
+                cellset::insert(out, cell);
+            }
+        }
+    }
+
     /// The number of the table of cells a leaper reaches (`leaps(c, a, b)`: `a` files and
     /// `b` ranks away, or `b` files and `a` ranks), made if it is new.
     pub fn leap_table(&mut self, a: i64, b: i64) -> u16 {
@@ -414,4 +453,28 @@ pub fn cell_name(file: u8, rank: u8) -> String {
 /// The index of a direction name (`n`, `ne`, ...).
 pub fn direction_index(name: &str) -> Option<usize> {
     DIRECTIONS.iter().position(|(n, _, _)| *n == name)
+}
+
+/// Adds to `out` the cells of `set` moved by `by` cell indexes (up when positive), kept
+/// where `keep` has them.
+fn shift_into(set: &[u64], by: isize, keep: &[u64], out: &mut [u64]) {
+    let n = set.len() as isize;
+    let (words, bits) = (by.div_euclid(64), by.rem_euclid(64) as u32);
+    for (j, (o, k)) in out.iter_mut().zip(keep).enumerate() {
+        // Bit i of `set` lands on bit i + by: word j takes word j - words shifted up
+        // by `bits`, and the top of the word below it.
+        let at = |i: isize| {
+            if (0..n).contains(&i) {
+                set[i as usize]
+            } else {
+                0
+            }
+        };
+        let src = j as isize - words;
+        let mut moved = at(src) << bits;
+        if bits > 0 {
+            moved |= at(src - 1) >> (64 - bits);
+        }
+        *o |= moved & k;
+    }
 }

@@ -23,6 +23,7 @@ use std::sync::Arc;
 use crate::lang::ast::{AggOp, BinOp};
 
 use super::board::{Board, CellId};
+use super::cellset;
 use super::eval::{self, count_kind, empty_of, height_of, owner_of, top_of};
 use super::game::Game;
 use super::hooks::groups;
@@ -430,17 +431,13 @@ impl Kit<'_> {
                 }
             }
             Node::Agg(agg) => {
-                let height_extreme = matches!(agg.op, AggOp::Min | AggOp::Max)
-                    && agg.filter.is_none()
-                    && matches!(&agg.body, Some(Node::Height(x)) if matches!(**x, Node::Local(s) if s == agg.slot));
                 match &agg.domain {
                     // Over a set of cells, with nothing that reads their order or builds a
-                    // list: a loop over the set's bits, calling the compiled filter and body.
-                    // The least or greatest height is left to `eval::aggregate`, which reads
-                    // it from the position's cells by height.
+                    // list: a loop over the set's bits, calling the compiled filter and body
+                    // (the least or greatest height read from the position's cells by
+                    // height, where it keeps them).
                     Domain::Cells(set)
                         if agg.along.is_none()
-                            && !height_extreme
                             && !matches!(agg.op, AggOp::SortDesc | AggOp::SortAsc) =>
                     {
                         by_words!(self.words, over_cells(set, agg, self))
@@ -667,6 +664,7 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
             let mut numbered = Vec::new();
             let mut mine = false;
             let mut rest = Vec::new();
+            let mut worked_out = Vec::new();
             for &(negated, ref term) in terms.iter() {
                 let (negated, number) = match term {
                     SetExpr::Empty => (!negated, Some(Numbered::Fixed(k.layout.occupied_number()))),
@@ -675,7 +673,10 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
                 match (negated, number) {
                     (_, Some(Numbered::Fixed(i))) => numbered.push((i, negated)),
                     (false, Some(Numbered::Mine)) => mine = true,
-                    _ => rest.push((negated, cells::<W>(term, k))),
+                    _ => {
+                        rest.push((negated, cells::<W>(term, k)));
+                        worked_out.push(term);
+                    }
                 }
             }
             // Where each kept set starts among the position's words, and what to flip
@@ -705,6 +706,37 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
             if rest.is_empty() {
                 return Box::new(move |c, _| kept(c));
             }
+            // One term left, the cells next to a set: where few cells are left, each is
+            // tested against the set through its neighbour mask instead of the whole set
+            // being moved along every direction.
+            if let ([(false, _)], [SetExpr::Near(inner, table)]) = (&rest[..], &worked_out[..]) {
+                let (inner, table) = (cells::<W>(inner, k), *table);
+                return Box::new(move |c, l| {
+                    let mut acc = kept(c);
+                    let few = acc.iter().map(|a| a.count_ones()).sum::<u32>();
+                    if few == 0 {
+                        return acc;
+                    }
+                    let s = inner(c, l);
+                    let board = &c.game.board;
+                    if few <= 4 {
+                        let left = acc;
+                        for cell in cellset::members(&left) {
+                            let mask = board.neighbours(table, cell as CellId);
+                            if mask.iter().zip(&s).all(|(m, x)| m & x == 0) {
+                                acc[cell / 64] &= !(1 << (cell % 64));
+                            }
+                        }
+                        return acc;
+                    }
+                    let mut near = [0; W];
+                    board.near(table, &s, &mut near);
+                    for w in 0..W {
+                        acc[w] &= near[w];
+                    }
+                    acc
+                });
+            }
             if let [(false, _)] = rest[..] {
                 // One term left to work out (a cell's neighbours, say): no loop.
                 let (_, term) = rest.pop().expect("one term");
@@ -732,6 +764,15 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
                     }
                 }
                 acc
+            })
+        }
+        SetExpr::Near(s, table) => {
+            let (inner, table) = (cells::<W>(s, k), *table);
+            Box::new(move |c, l| {
+                let s = inner(c, l);
+                let mut out = [0; W];
+                c.game.board.near(table, &s, &mut out);
+                out
             })
         }
         SetExpr::Or(a, b) => {

@@ -139,6 +139,7 @@ impl SetExpr {
             }
             SetExpr::Conj(terms) => terms.iter().any(|(_, t)| t.reads_any(slots)),
             SetExpr::Or(a, b) => a.reads_any(slots) || b.reads_any(slots),
+            SetExpr::Near(s, _) => s.reads_any(slots),
             SetExpr::Code(code) => code.set.reads_any(slots),
         }
     }
@@ -167,6 +168,7 @@ impl SetExpr {
             SetExpr::When(_) => false,
             SetExpr::Conj(terms) => terms.iter().all(|(_, t)| t.reads_position_only()),
             SetExpr::Or(a, b) => a.reads_position_only() && b.reads_position_only(),
+            SetExpr::Near(s, _) => s.reads_position_only(),
             SetExpr::Code(code) => code.set.reads_position_only(),
         }
     }
@@ -257,6 +259,10 @@ pub enum SetExpr {
     /// `adjacent(cell, D)` for a constant direction set: the board's precomputed
     /// neighbour masks number `table` (see `Board::neighbour_table`).
     Neighbours(Box<Node>, u16),
+    /// The cells one of whose neighbours through the board's neighbour masks number
+    /// `table` lies in a set: `any(y in adjacent(x, D) where P(y))` as a set of `x`, P a
+    /// set that reads no `x` (see `Board::near`).
+    Near(Box<SetExpr>, u16),
     /// `leaps(cell, a, b)` for constant `a` and `b`: the board's precomputed leap masks
     /// number `table` (see `Board::leap_table`).
     Leaps(Box<Node>, u16),
