@@ -766,6 +766,11 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
                 acc
             })
         }
+        // A condition that reads no element: compiled, not walked at every use.
+        SetExpr::When(cond) => {
+            let cond = k.scalar(cond);
+            Box::new(move |c, l| if cond(c, l) != 0 { all } else { [0; W] })
+        }
         SetExpr::Near(s, table) => {
             let (inner, table) = (cells::<W>(s, k), *table);
             Box::new(move |c, l| {
