@@ -766,6 +766,22 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
                 acc
             })
         }
+        SetExpr::Slide(x, d) => {
+            let (x, d) = (k.scalar(x), k.scalar(d));
+            Box::new(move |c, l| {
+                let x = x(c, l);
+                eval::slide::<W>(c, x, d(c, l))
+            })
+        }
+        SetExpr::Ray(x, d) => {
+            let (x, d) = (k.scalar(x), k.scalar(d));
+            Box::new(move |c, l| match (x(c, l), d(c, l)) {
+                (x, d) if x >= 0 && (0..8).contains(&d) => {
+                    words(c.game.board.ray(x as CellId, d as usize))
+                }
+                _ => [0; W],
+            })
+        }
         // A condition that reads no element: compiled, not walked at every use.
         SetExpr::When(cond) => {
             let cond = k.scalar(cond);

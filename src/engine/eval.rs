@@ -572,48 +572,7 @@ pub(super) fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -
             super::hooks::groups::group_cells(c, cell, dirs, &mut set);
             words(&set[..W])
         }
-        SetExpr::Slide(x, d) => match (eval(x, c, locals), eval(d, c, locals)) {
-            (x, d) if x >= 0 && (0..8).contains(&d) => {
-                let ray: [u64; W] = words(board.ray(x as CellId, d as usize));
-                let mut blockers = ray;
-                for (b, o) in blockers.iter_mut().zip(state.occupied()) {
-                    *b &= o;
-                }
-                // Nearest first: the lowest index going n, ne, e or nw, the highest the
-                // other ways; the cells kept are those nearer than the first blocker.
-                let rising = super::board::rising(d as usize);
-                let nearest = if rising {
-                    cellset::first(&blockers)
-                } else {
-                    cellset::last(&blockers)
-                };
-                match nearest {
-                    None => ray,
-                    Some(b) => {
-                        let mut s = ray;
-                        for (i, w) in s.iter_mut().enumerate() {
-                            let (lo, hi) = (i * 64, i * 64 + 64);
-                            let keep = if rising {
-                                match b {
-                                    b if b >= hi => u64::MAX,
-                                    b if b <= lo => 0,
-                                    b => (1u64 << (b - lo)) - 1,
-                                }
-                            } else {
-                                match b {
-                                    b if b < lo => u64::MAX,
-                                    b if b >= hi - 1 => 0,
-                                    b => !((1u64 << (b - lo + 1)) - 1),
-                                }
-                            };
-                            *w &= keep;
-                        }
-                        s
-                    }
-                }
-            }
-            _ => [0; W],
-        },
+        SetExpr::Slide(x, d) => slide::<W>(c, eval(x, c, locals), eval(d, c, locals)),
         SetExpr::Ray(x, d) => match (eval(x, c, locals), eval(d, c, locals)) {
             (x, d) if x >= 0 && (0..8).contains(&d) => words(board.ray(x as CellId, d as usize)),
             _ => [0; W],
@@ -715,5 +674,53 @@ fn ctx<'a>(m: &'a Mut) -> Ctx<'a> {
         game: m.game,
         state: m.state,
         me: m.me,
+    }
+}
+
+/// `slide(x, d)`: the cells of the ray from `x` towards `d` before the first occupied one
+/// (none for no cell or no direction). Shared by the tree-walker and the compiled sets.
+pub(super) fn slide<const W: usize>(c: &Ctx, x: i64, d: i64) -> [u64; W] {
+    let (board, state) = (&c.game.board, c.state);
+    match (x, d) {
+        (x, d) if x >= 0 && (0..8).contains(&d) => {
+            let ray: [u64; W] = words(board.ray(x as CellId, d as usize));
+            let mut blockers = ray;
+            for (b, o) in blockers.iter_mut().zip(state.occupied()) {
+                *b &= o;
+            }
+            // Nearest first: the lowest index going n, ne, e or nw, the highest the
+            // other ways; the cells kept are those nearer than the first blocker.
+            let rising = super::board::rising(d as usize);
+            let nearest = if rising {
+                cellset::first(&blockers)
+            } else {
+                cellset::last(&blockers)
+            };
+            match nearest {
+                None => ray,
+                Some(b) => {
+                    let mut s = ray;
+                    for (i, w) in s.iter_mut().enumerate() {
+                        let (lo, hi) = (i * 64, i * 64 + 64);
+                        let keep = if rising {
+                            match b {
+                                b if b >= hi => u64::MAX,
+                                b if b <= lo => 0,
+                                b => (1u64 << (b - lo)) - 1,
+                            }
+                        } else {
+                            match b {
+                                b if b < lo => u64::MAX,
+                                b if b >= hi - 1 => 0,
+                                b => !((1u64 << (b - lo + 1)) - 1),
+                            }
+                        };
+                        *w &= keep;
+                    }
+                    s
+                }
+            }
+        }
+        _ => [0; W],
     }
 }

@@ -354,7 +354,16 @@ impl Game {
                     Tried::TooMany => return Found::Nothing,
                 }
             }
-            if total > MOST_SHUFFLED {
+            // Where a candidate has parts after its head, the listing plays each head
+            // once for all its completions, and costs less than trying candidates one
+            // by one (measured: Amazons and Nine Men's Morris); otherwise a candidate
+            // costs what the listing pays for it, and the listing never stops early.
+            let heads_only = scratch
+                .numbered
+                .plans
+                .iter()
+                .all(|p| p.parts as usize == self.actions[p.action as usize].parts.len());
+            if total > MOST_SHUFFLED || !heads_only {
                 return Found::Nothing;
             }
             // Every candidate once, in a uniformly random order (a Fisher-Yates shuffle
