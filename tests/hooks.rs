@@ -288,6 +288,26 @@ fn plain_group(g: &Game, s: &State, start: usize, dirs: u8) -> Vec<bool> {
     seen
 }
 
+/// Board shapes for the property tests (`files` and `ranks` stand for the board's size):
+/// a full rectangle, a diamond, and a rectangle with holes.
+fn board_shapes() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        "true",
+        "abs(2 * file - files - 1) + abs(2 * rank - ranks - 1) <= files",
+        "(file * 7 + rank * 3) % 5 != 0",
+    ])
+}
+
+/// Link patterns for the property tests: grids, alternating diagonals, and one-way links.
+fn link_patterns() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        r#"{ dirs = "orthogonal" }"#,
+        r#"{ dirs = "all_directions" }"#,
+        r#"{ dirs = "orthogonal" }, { dirs = "diagonal", where = '(file + rank) % 2 == 0' }"#,
+        r#"{ dirs = "n" }, { dirs = "e", where = 'rank % 3 != 1' }"#,
+    ])
+}
+
 proptest! {
     #![proptest_config(crate::common::config(200))]
 
@@ -298,17 +318,8 @@ proptest! {
     fn group_hooks_agree_with_a_plain_flood(
         files in 1u8..=26,
         ranks in 1u8..=26,
-        shape in prop::sample::select(vec![
-            "true",
-            "abs(2 * file - files - 1) + abs(2 * rank - ranks - 1) <= files",
-            "(file * 7 + rank * 3) % 5 != 0",
-        ]),
-        links in prop::sample::select(vec![
-            r#"{ dirs = "orthogonal" }"#,
-            r#"{ dirs = "all_directions" }"#,
-            r#"{ dirs = "orthogonal" }, { dirs = "diagonal", where = '(file + rank) % 2 == 0' }"#,
-            r#"{ dirs = "n" }, { dirs = "e", where = 'rank % 3 != 1' }"#,
-        ]),
+        shape in board_shapes(),
+        links in link_patterns(),
         dirs in prop::sample::select(vec![0x55u8, 0xaa, 0xff, 0x01, 0x44]),
         cells in prop::collection::vec(0u8..=5, 1..40),
     ) {
@@ -392,17 +403,8 @@ proptest! {
     fn cells_next_to_a_set_agree_with_a_plain_look_at_the_links(
         files in 1u8..=26,
         ranks in 1u8..=26,
-        shape in prop::sample::select(vec![
-            "true",
-            "abs(2 * file - files - 1) + abs(2 * rank - ranks - 1) <= files",
-            "(file * 7 + rank * 3) % 5 != 0",
-        ]),
-        links in prop::sample::select(vec![
-            r#"{ dirs = "orthogonal" }"#,
-            r#"{ dirs = "all_directions" }"#,
-            r#"{ dirs = "orthogonal" }, { dirs = "diagonal", where = '(file + rank) % 2 == 0' }"#,
-            r#"{ dirs = "n" }, { dirs = "e", where = 'rank % 3 != 1' }"#,
-        ]),
+        shape in board_shapes(),
+        links in link_patterns(),
         (dirs, mask) in prop::sample::select(vec![
             ("orthogonal", 0x55u8),
             ("diagonal", 0xaa),
