@@ -192,8 +192,12 @@ fn group_board(
     links: &str,
     cells: &[u8],
 ) -> Option<(Game, State)> {
-    board_with_actions(files, ranks, shape, links, cells, PASS)
+    board_with_actions(files, ranks, shape, links, cells, PASS, compile::compile)
 }
+
+/// How a test compiles a game: with closures ([`compile::compile`]) or as trees
+/// ([`compile::compile_tree_walking`]).
+type Compile = fn(&spec::Source, &[(String, String)]) -> Result<Game, Box<spec::diag::Diagnostic>>;
 
 /// An action that any cell satisfies: what the group tests need to compile a game.
 const PASS: &str = r#"
@@ -211,6 +215,7 @@ fn board_with_actions(
     links: &str,
     cells: &[u8],
     actions: &str,
+    compile: Compile,
 ) -> Option<(Game, State)> {
     let text = format!(
         r#"
@@ -243,7 +248,7 @@ symbol = "n"
 "#
     );
     let source = spec::parse("groups.toml", text).unwrap_or_else(|d| panic!("{d}"));
-    let g = match compile::compile(&source, &[]) {
+    let g = match compile(&source, &[]) {
         Ok(g) => g,
         Err(d) if d.to_string().contains("the board has no cells") => return None,
         Err(d) => panic!("{d}"),
@@ -427,10 +432,13 @@ name = "theirs"
 choose = ['x in cells where owner(x) == two && any(y in adjacent(x, {dirs}): owner(y) == me && top(y) == pb)']
 notation = 'theirs {{x}}'
 "#);
-        let Some((g, s)) = board_with_actions(files, ranks, &shape, links, &cells, &actions) else {
+        let Some((g, s)) = board_with_actions(files, ranks, &shape, links, &cells, &actions, compile::compile) else {
             prop_assert_eq!((files, ranks), (1, 1), "{} leaves no cell", shape);
             return Ok(());
         };
+        // The tree-walking reference works the same sets out its own way.
+        let (walked, _) = board_with_actions(files, ranks, &shape, links, &cells, &actions, compile::compile_tree_walking)
+            .expect("the same board");
         let top = |cell: usize| s.stacks()[cell].last().copied();
         let next_to = |x: usize, want: &dyn Fn(Piece) -> bool| {
             (0..8).any(|d| {
@@ -449,13 +457,15 @@ notation = 'theirs {{x}}'
             }
         }
         expected.sort();
-        let mut legal: Vec<String> = g
-            .legal_with_notation(&s)
-            .into_iter()
-            .map(|(t, _)| t)
-            .filter(|t| t.contains(' '))
-            .collect();
-        legal.sort();
-        prop_assert_eq!(legal, expected);
+        for game in [&g, &walked] {
+            let mut legal: Vec<String> = game
+                .legal_with_notation(&s)
+                .into_iter()
+                .map(|(t, _)| t)
+                .filter(|t| t.contains(' '))
+                .collect();
+            legal.sort();
+            prop_assert_eq!(&legal, &expected);
+        }
     }
 }

@@ -423,6 +423,65 @@ notation = 'rest {x}'
     );
 }
 
+#[test]
+fn drawn_plies_are_uniform_when_a_later_part_chooses_among_cells_next_to_a_set() {
+    // The optional second part picks a cell next to a piece of mine on c3. Only a first
+    // part that puts the piece on c3 leaves it eight cells (its neighbours), so the
+    // second part must get slots enough for all eight: one piece put down adds all its
+    // neighbours to the cells next to a set, not one cell per edit as for a set that
+    // reads each cell's own stack. 32 legal plies: 23 placements elsewhere, and c3 with
+    // each of its neighbours or alone.
+    let text = r#"
+[game]
+name = "near"
+
+[[players]]
+name = "one"
+
+[[players]]
+name = "two"
+
+[board]
+files = 5
+ranks = 5
+
+[pieces.p]
+owned = true
+symbol = { one = "o", two = "t" }
+
+[[setup]]
+put = "p"
+owner = "two"
+at = ["e5"]
+
+[[actions]]
+name = "put"
+choose = ['to in cells where empty(to)']
+effect = 'place(to, p, me)'
+notation = '{to}'
+
+[[actions.then]]
+optional = true
+choose = ['y in cells where any(z in adjacent(y) where owner(z) == me && z == c3)']
+effect = 'place(y, p, me)'
+notation = ' +{y}'
+"#;
+    let source =
+        rulebook::spec::parse("near.toml", text.to_string()).unwrap_or_else(|d| panic!("{d}"));
+    let g = rulebook::compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"));
+    let legal = g.legal_with_notation(&g.start());
+    assert_eq!(legal.len(), 32);
+    assert_eq!(
+        legal.iter().filter(|(t, _)| t.starts_with("c3 +")).count(),
+        8
+    );
+    assert_uniform(
+        &g,
+        &g.start(),
+        "a later part among the cells next to a piece",
+    );
+}
+
 /// Asserts that drawing from `state` is uniform over its legal plies: 200 draws a ply, and
 /// a chi-square statistic within six standard deviations of its mean (p < 1e-8 for a fair
 /// draw, so the test does not flake), or, for a biased draw, far above it.

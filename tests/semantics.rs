@@ -711,3 +711,45 @@ fn a_count_of_groups_compared_with_a_constant_is_exact_whatever_the_constant() {
     };
     assert_eq!(legal, expected);
 }
+
+#[test]
+fn heights_beyond_what_a_kept_height_says_are_read_from_the_stacks() {
+    // The position keeps cells by height up to 65,535 pieces; a stack of 70,000 must not
+    // be read as 65,535 by the sets by height, compiled or walked, filtered or not.
+    let rest = r#"
+[[actions]]
+name = "same"
+choose = ['y in cells where height(y) == height(b2)']
+notation = 'same {y}'
+
+[[actions]]
+name = "filtered"
+choose = ['where max(c in cells where group_size(c) >= 1: height(c)) == 70000']
+notation = 'filtered'
+
+[[actions]]
+name = "plain"
+choose = ['where max(c in cells where !empty(c): height(c)) == 70000']
+notation = 'plain'
+
+[[actions]]
+name = "exactly"
+choose = ['x in cells where height(x) == 70000']
+notation = 'exactly {x}'
+"#;
+    let text = two_players_on("files = 3\nranks = 3", rest);
+    let source = spec::parse("test.toml", text).unwrap_or_else(|d| panic!("{d}"));
+    for g in [
+        compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}")),
+        compile::compile_tree_walking(&source, &[]).unwrap_or_else(|d| panic!("{d}")),
+    ] {
+        let mut s = g.start();
+        let piece = rulebook::engine::state::Piece::new(0, 0, 0);
+        s.edit_stack(0, |st| st.extend(std::iter::repeat_n(piece, 70_000)));
+        let legal = texts(&g, &s);
+        assert!(legal.contains(&"filtered".to_string()), "{legal:?}");
+        assert!(legal.contains(&"plain".to_string()), "{legal:?}");
+        assert!(legal.contains(&"exactly a1".to_string()), "{legal:?}");
+        assert!(!legal.iter().any(|t| t == "same a1"), "{legal:?}");
+    }
+}

@@ -554,7 +554,7 @@ fn fold(node: &mut Node) {
 /// What bounds the size of `set` (see [`SetBound`]); a cell has at most `links` neighbours
 /// and a line at most `side` cells.
 fn set_bound(set: &SetExpr, links: u32, side: u32) -> SetBound {
-    if set.reads_position_only() {
+    if set.changes_only_at_edits() {
         return SetBound {
             fixed: Some(set.clone()),
             cap: None,
@@ -571,7 +571,7 @@ fn set_bound(set: &SetExpr, links: u32, side: u32) -> SetBound {
         SetExpr::Conj(terms) => {
             let fixed: Vec<(bool, SetExpr)> = terms
                 .iter()
-                .filter(|(_, t)| t.reads_position_only())
+                .filter(|(_, t)| t.changes_only_at_edits())
                 .cloned()
                 .collect();
             let caps = terms.iter().filter(|(negated, _)| !negated);

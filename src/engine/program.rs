@@ -144,10 +144,13 @@ impl SetExpr {
         }
     }
 
-    /// Whether the set is the same wherever it is worked out in one position: it reads
-    /// no local name and no variable (`me` is fixed for a ply), so it changes only where
-    /// a cell's stack changes.
-    pub fn reads_position_only(&self) -> bool {
+    /// Whether the set changes only at the cells whose stacks change: it reads no local
+    /// name and no variable (`me` is fixed for a ply), and whether a cell is in it depends
+    /// on that cell's stack alone (or on the board). After effects that change `e` cells it
+    /// has gained at most `e` cells, which bounds the slots of a later part's choice.
+    /// Not so for a slide or a group (one piece put down cuts a ray or joins groups) nor
+    /// for the cells next to a set (one piece put down adds all its neighbours).
+    pub fn changes_only_at_edits(&self) -> bool {
         match self {
             SetExpr::All
             | SetExpr::Empty
@@ -159,17 +162,14 @@ impl SetExpr {
             | SetExpr::TopKind(n)
             | SetExpr::Single(n)
             | SetExpr::HeightIs(n) => n.is_fixed(),
-            SetExpr::Adjacent(a, b) => a.is_fixed() && b.is_fixed(),
+            SetExpr::Adjacent(a, b) | SetExpr::Ray(a, b) => a.is_fixed() && b.is_fixed(),
             SetExpr::Neighbours(a, _) | SetExpr::Leaps(a, _) => a.is_fixed(),
-            SetExpr::Ray(a, b) | SetExpr::Slide(a, b) | SetExpr::Group(a, b) => {
-                a.is_fixed() && b.is_fixed()
-            }
+            SetExpr::Slide(..) | SetExpr::Group(..) | SetExpr::Near(..) => false,
             // A condition on variables may change with the effects of a part.
             SetExpr::When(_) => false,
-            SetExpr::Conj(terms) => terms.iter().all(|(_, t)| t.reads_position_only()),
-            SetExpr::Or(a, b) => a.reads_position_only() && b.reads_position_only(),
-            SetExpr::Near(s, _) => s.reads_position_only(),
-            SetExpr::Code(code) => code.set.reads_position_only(),
+            SetExpr::Conj(terms) => terms.iter().all(|(_, t)| t.changes_only_at_edits()),
+            SetExpr::Or(a, b) => a.changes_only_at_edits() && b.changes_only_at_edits(),
+            SetExpr::Code(code) => code.set.changes_only_at_edits(),
         }
     }
 }

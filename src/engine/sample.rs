@@ -19,17 +19,22 @@
 //!   popcount). Nothing in the head is padded or rejected for its filters and `where`s.
 //! - Each `in` choice of a part after the head (which sees the position the earlier
 //!   parts' effects left) gets a fixed number of slots, at least as many as its collection
-//!   can hold whatever those effects did: for a set of cells, the size of its conditions
-//!   on the position now plus the most cells the earlier effects can change, else the most
-//!   the collection can hold on this board. An optional part has one more value, "skipped".
+//!   can hold whatever those effects did: for a set of cells whose cells each depend on
+//!   their own stack alone, the size of its conditions on the position now plus the most
+//!   cells the earlier effects can change (`SetExpr::changes_only_at_edits`), else the
+//!   most the collection can hold on this board. An optional part has one more value,
+//!   "skipped".
 //!
 //! A candidate is drawn uniformly, played out (slots past the end of a collection,
 //! filters, `where`s, effects, checks) and kept if it is a legal ply, so an accepted draw
-//! is uniform over the legal plies. After a bounded number of rejections every legal ply
-//! is listed and one drawn from the list, which is uniform too (and finds the fallback
-//! actions when nothing else is legal): the result is exactly uniform either way, only the
-//! cost depends on luck. The buffers a draw needs are kept per thread and reused, so
-//! drawing allocates nothing once warm.
+//! is uniform over the legal plies. After a bounded number of rejections, where every
+//! candidate is a whole ply (no part after its head), the candidates are gone through once
+//! in a uniformly random order and the first legal one is kept, which is uniform too; if
+//! every one is refused, only the fallback actions can give a ply, and they are listed.
+//! Where parts follow the head, every legal ply is listed instead (the listing plays each
+//! head once for all its completions) and one drawn from the list. The result is exactly
+//! uniform either way, only the cost depends on luck. The buffers a draw needs are kept
+//! per thread and reused, so drawing allocates nothing once warm.
 
 use std::cell::RefCell;
 

@@ -524,13 +524,15 @@ impl State {
     }
 
     /// The cells whose stack holds exactly `height` pieces, if the position keeps cells by
-    /// height (an empty set for a height no stack has); `None` if it does not.
+    /// height (an empty set for a height no stack has); `None` if it does not, or if a
+    /// stack has grown to the most a kept height can say (`u16::MAX` pieces: the sets
+    /// would no longer be exact, so the callers look at the stacks).
     #[inline]
     pub fn of_height(&self, height: i64) -> Option<&[u64]> {
-        if !self.by_height {
+        let w = self.words as usize;
+        if !self.by_height || self.height_sets.len() >= usize::from(u16::MAX) * w {
             return None;
         }
-        let w = self.words as usize;
         let at = usize::try_from(height).ok()?.checked_mul(w)?;
         Some(self.height_sets.get(at..at + w).unwrap_or(&[]))
     }
@@ -606,11 +608,15 @@ impl State {
             let expected = self.kept_for(cell, stack, top_code(stack), self.tests_and_kinds(stack));
             self.kept[cell] == expected
         });
+        // (A kept height stops at `u16::MAX`, as `kept_for` counts it.)
+        let w = self.words as usize;
         let heights_agree = !self.by_height
             || (0..self.tallest_kept() + 1).all(|h| {
-                let set = self.of_height(h as i64).unwrap_or(&[]);
-                (0..n)
-                    .all(|cell| cellset::contains(set, cell) == (self.stacks.get(cell).len() == h))
+                let set = self.height_sets.get(h * w..(h + 1) * w).unwrap_or(&[]);
+                (0..n).all(|cell| {
+                    let height = self.stacks.get(cell).len().min(usize::from(u16::MAX));
+                    cellset::contains(set, cell) == (height == h)
+                })
             });
         kept_agree
             && heights_agree
