@@ -242,6 +242,35 @@ fn draw_counts(g: &Game, state: &rulebook::engine::state::State, n: usize) -> Ve
     counts
 }
 
+/// A game named `name` for players one and two on a `files` x `ranks` board with one
+/// owned piece kind `p`; `rest` adds setup and actions. Panics with the diagnostic if
+/// the loader refuses it.
+fn small_game(name: &str, files: u8, ranks: u8, rest: &str) -> Game {
+    let text = format!(
+        r#"
+[game]
+name = "{name}"
+
+[[players]]
+name = "one"
+
+[[players]]
+name = "two"
+
+[board]
+files = {files}
+ranks = {ranks}
+
+[pieces.p]
+owned = true
+symbol = {{ one = "o", two = "t" }}
+{rest}"#
+    );
+    let source =
+        rulebook::spec::parse(&format!("{name}.toml"), text).unwrap_or_else(|d| panic!("{d}"));
+    rulebook::compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"))
+}
+
 /// Pearson's chi-square statistic of counts against equal shares.
 fn chi_square(counts: &[usize]) -> f64 {
     let total: usize = counts.iter().sum();
@@ -286,24 +315,11 @@ fn drawn_plies_are_uniform_with_parts_optional_parts_and_dependent_choices() {
     // Draws pad every choice after the first part's to the most its collection can hold
     // (here: the links of a cell, the cells of the board) and skip optional parts with
     // one extra value; a game with all of that, a `where`, a check and two actions.
-    let text = r#"
-[game]
-name = "draws"
-
-[[players]]
-name = "one"
-
-[[players]]
-name = "two"
-
-[board]
-files = 3
-ranks = 3
-
-[pieces.p]
-owned = true
-symbol = { one = "o", two = "t" }
-
+    let g = small_game(
+        "draws",
+        3,
+        3,
+        r#"
 [[setup]]
 put = "p"
 owner = "one"
@@ -332,10 +348,8 @@ name = "mark"
 choose = ['x in [a3, b3, c2]', 'y in all_players where y != me']
 effect = 'place(x, p, y)'
 notation = 'mark {x} {y}'
-"#;
-    let source =
-        rulebook::spec::parse("draws.toml", text.to_string()).unwrap_or_else(|d| panic!("{d}"));
-    let g = rulebook::compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"));
+"#,
+    );
     let n = g.legal_plies(&g.start()).len();
     assert_eq!(n, 43);
     let counts = draw_counts(&g, &g.start(), 300 * n);
@@ -354,24 +368,11 @@ fn drawn_plies_are_uniform_where_almost_every_candidate_is_refused() {
     // time, and the draw then goes through the candidates in a random order. Either way
     // each legal ply must come up with the same chance. The second position has no
     // legal `go` at all: every candidate is refused, and the fallback's plies are drawn.
-    let text = r#"
-[game]
-name = "needle"
-
-[[players]]
-name = "one"
-
-[[players]]
-name = "two"
-
-[board]
-files = 20
-ranks = 20
-
-[pieces.p]
-owned = true
-symbol = { one = "o", two = "t" }
-
+    let g = small_game(
+        "needle",
+        20,
+        20,
+        r#"
 [[setup]]
 put = "p"
 owner = "one"
@@ -390,10 +391,8 @@ fallback = true
 choose = ['x in [a20, b20, c20, d20]']
 effect = 'place(x, p, me)'
 notation = 'rest {x}'
-"#;
-    let source =
-        rulebook::spec::parse("needle.toml", text.to_string()).unwrap_or_else(|d| panic!("{d}"));
-    let g = rulebook::compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"));
+"#,
+    );
     let start = g.start();
     let texts: Vec<String> = g
         .legal_with_notation(&start)
@@ -431,24 +430,11 @@ fn drawn_plies_are_uniform_when_a_later_part_chooses_among_cells_next_to_a_set()
     // neighbours to the cells next to a set, not one cell per edit as for a set that
     // reads each cell's own stack. 32 legal plies: 23 placements elsewhere, and c3 with
     // each of its neighbours or alone.
-    let text = r#"
-[game]
-name = "near"
-
-[[players]]
-name = "one"
-
-[[players]]
-name = "two"
-
-[board]
-files = 5
-ranks = 5
-
-[pieces.p]
-owned = true
-symbol = { one = "o", two = "t" }
-
+    let g = small_game(
+        "near",
+        5,
+        5,
+        r#"
 [[setup]]
 put = "p"
 owner = "two"
@@ -465,10 +451,8 @@ optional = true
 choose = ['y in cells where any(z in adjacent(y) where owner(z) == me && z == c3)']
 effect = 'place(y, p, me)'
 notation = ' +{y}'
-"#;
-    let source =
-        rulebook::spec::parse("near.toml", text.to_string()).unwrap_or_else(|d| panic!("{d}"));
-    let g = rulebook::compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"));
+"#,
+    );
     let legal = g.legal_with_notation(&g.start());
     assert_eq!(legal.len(), 32);
     assert_eq!(
