@@ -683,33 +683,18 @@ fn member(agg: &Aggregate, x: u16) -> Option<SetExpr> {
         SetExpr::Conj(terms) => terms.to_vec(),
         s => vec![(false, s.clone())],
     };
-    let is_x =
-        |s: &SetExpr| matches!(s, SetExpr::Single(n) if matches!(**n, Node::Local(v) if v == x));
-    let near_x = |s: &SetExpr| match s {
-        SetExpr::Neighbours(n, table) if matches!(**n, Node::Local(v) if v == x) => Some(*table),
-        _ => None,
-    };
-    // `any(y in adjacent(x, D) where P)`: the cells with a neighbour in P.
-    if let Some((at, table)) = terms
+    // The term that ties the element to `x`: `x` itself, or its neighbours (with the
+    // table they are read from).
+    let is_x = |n: &Node| matches!(*n, Node::Local(v) if v == x);
+    let (at, near) = terms
         .iter()
         .enumerate()
-        .find_map(|(i, (negated, t))| (!negated).then(|| near_x(t)).flatten().map(|t| (i, t)))
-    {
-        let rest: Vec<(bool, SetExpr)> = terms
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i != at)
-            .map(|(_, t)| t.clone())
-            .collect();
-        if rest.iter().any(|(_, t)| t.reads_any(&[x])) {
-            return None;
-        }
-        let inner = rest.into_iter().fold(SetExpr::All, |acc, (negated, t)| {
-            and(acc, if negated { complement(t) } else { t })
-        });
-        return Some(SetExpr::Near(Box::new(inner), table));
-    }
-    let at = terms.iter().position(|(negated, t)| !negated && is_x(t))?;
+        .find_map(|(i, (negated, t))| match t {
+            _ if *negated => None,
+            SetExpr::Single(n) if is_x(n) => Some((i, None)),
+            SetExpr::Neighbours(n, table) if is_x(n) => Some((i, Some(*table))),
+            _ => None,
+        })?;
     let rest: Vec<(bool, SetExpr)> = terms
         .into_iter()
         .enumerate()
@@ -719,9 +704,13 @@ fn member(agg: &Aggregate, x: u16) -> Option<SetExpr> {
     if rest.iter().any(|(_, t)| t.reads_any(&[x])) {
         return None;
     }
-    Some(rest.into_iter().fold(SetExpr::All, |acc, (negated, t)| {
+    let set = rest.into_iter().fold(SetExpr::All, |acc, (negated, t)| {
         and(acc, if negated { complement(t) } else { t })
-    }))
+    });
+    Some(match near {
+        Some(table) => SetExpr::Near(Box::new(set), table),
+        None => set,
+    })
 }
 
 /// `a && b` as sets: one chain of terms, dropping every cell and a lone positive term's

@@ -293,41 +293,46 @@ impl Board {
         &self.neighbours[table as usize].1[cell as usize * w..(cell as usize + 1) * w]
     }
 
-    /// Writes to `out` the cells with a neighbour (through neighbour masks number
-    /// `table`) in `set`: on a rectangle board, `set` moved one step back along each
-    /// direction of the table and kept where that direction is linked, a few word
-    /// operations; on another board, cell by cell.
-    pub fn near(&self, table: u16, set: &[u64], out: &mut [u64]) {
-        let (dirs, masks) = &self.neighbours[table as usize];
-        if let ([set], [out]) = (set, &mut *out)
-            && self.is_rectangle()
-        {
-            // One word: each direction's step is a shift (`one_word_steps`), undone.
+    /// Keeps in `among` the cells with a neighbour (through neighbour masks number
+    /// `table`) in `set`. A few cells are each tested through their mask (on any board);
+    /// on a rectangle board, many are kept where `set`, moved one step back along a
+    /// direction of the table, lands on a cell linked that way: a few word operations a
+    /// direction.
+    pub fn near(&self, table: u16, set: &[u64], among: &mut [u64]) {
+        let (dirs, _) = &self.neighbours[table as usize];
+        let many = among.iter().map(|w| w.count_ones()).sum::<u32>() > 4;
+        if many && self.is_rectangle() {
+            let mut near = [0u64; cellset::WORDS];
+            let near = &mut near[..among.len()];
             let mut left = *dirs;
             while left != 0 {
                 let d = left.trailing_zeros() as usize;
                 left &= left - 1;
-                let (linked, up, down) = self.steps[d];
-                *out |= ((set << down) >> up) & linked;
+                if let ([set], [near]) = (set, &mut *near) {
+                    // One word: a step is a shift (`one_word_steps`), here undone.
+                    let (linked, up, down) = self.steps[d];
+                    *near |= ((set << down) >> up) & linked;
+                } else {
+                    // A step that way adds `offset` to a cell's index, so the cells that
+                    // step into `set` are `set` moved by `-offset`.
+                    shift_into(set, -self.offset(d), self.linked_that_way(d), near);
+                }
+            }
+            for (a, n) in among.iter_mut().zip(near) {
+                *a &= *n;
             }
             return;
         }
-        if self.is_rectangle() {
-            let mut left = *dirs;
-            while left != 0 {
-                let d = left.trailing_zeros() as usize;
-                left &= left - 1;
-                // A step that way adds `offset` to a cell's index, so the cells that
-                // step into `set` are `set` moved by `-offset`.
-                let linked = self.linked_that_way(d);
-                shift_into(set, -self.offset(d), linked, out);
-            }
-            return;
-        }
-        let w = self.words;
-        for (cell, mask) in masks.chunks_exact(w).enumerate() {
-            if mask.iter().zip(set).any(|(m, s)| m & s != 0) {
-                cellset::insert(out, cell);
+        for (w, word) in among.iter_mut().enumerate() {
+            let mut bits = *word;
+            while bits != 0 {
+                let bit = bits & bits.wrapping_neg();
+                bits ^= bit;
+                let cell = w * 64 + bit.trailing_zeros() as usize;
+                let mask = self.neighbours(table, cell as CellId);
+                if mask.iter().zip(set).all(|(m, s)| m & s == 0) {
+                    *word &= !bit;
+                }
             }
         }
     }

@@ -23,7 +23,6 @@ use std::sync::Arc;
 use crate::lang::ast::{AggOp, BinOp};
 
 use super::board::{Board, CellId};
-use super::cellset;
 use super::eval::{self, count_kind, empty_of, height_of, owner_of, top_of};
 use super::game::Game;
 use super::hooks::groups;
@@ -706,33 +705,15 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
             if rest.is_empty() {
                 return Box::new(move |c, _| kept(c));
             }
-            // One term left, the cells next to a set: where few cells are left, each is
-            // tested against the set through its neighbour mask instead of the whole set
-            // being moved along every direction.
+            // One term left, the cells next to a set: worked out among the cells left
+            // (`Board::near` tests a few through their masks).
             if let ([(false, _)], [SetExpr::Near(inner, table)]) = (&rest[..], &worked_out[..]) {
                 let (inner, table) = (cells::<W>(inner, k), *table);
                 return Box::new(move |c, l| {
                     let mut acc = kept(c);
-                    let few = acc.iter().map(|a| a.count_ones()).sum::<u32>();
-                    if few == 0 {
-                        return acc;
-                    }
-                    let s = inner(c, l);
-                    let board = &c.game.board;
-                    if few <= 4 {
-                        let left = acc;
-                        for cell in cellset::members(&left) {
-                            let mask = board.neighbours(table, cell as CellId);
-                            if mask.iter().zip(&s).all(|(m, x)| m & x == 0) {
-                                acc[cell / 64] &= !(1 << (cell % 64));
-                            }
-                        }
-                        return acc;
-                    }
-                    let mut near = [0; W];
-                    board.near(table, &s, &mut near);
-                    for w in 0..W {
-                        acc[w] &= near[w];
+                    if acc.iter().any(|&a| a != 0) {
+                        let s = inner(c, l);
+                        c.game.board.near(table, &s, &mut acc);
                     }
                     acc
                 });
@@ -791,9 +772,9 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
             let (inner, table) = (cells::<W>(s, k), *table);
             Box::new(move |c, l| {
                 let s = inner(c, l);
-                let mut out = [0; W];
-                c.game.board.near(table, &s, &mut out);
-                out
+                let mut near = all;
+                c.game.board.near(table, &s, &mut near);
+                near
             })
         }
         SetExpr::Or(a, b) => {

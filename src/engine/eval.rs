@@ -595,9 +595,9 @@ pub(super) fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -
         SetExpr::Code(code) => code.with(c, locals, |s, _| words(s)),
         SetExpr::Near(s, table) => {
             let inner = cells::<W>(s, c, locals);
-            let mut out = [0; W];
-            board.near(*table, &inner, &mut out);
-            out
+            let mut near = words(board.all());
+            board.near(*table, &inner, &mut near);
+            near
         }
         SetExpr::Conj(_) | SetExpr::Or(..) => cells::<W>(set, c, locals),
     }
