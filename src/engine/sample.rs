@@ -232,13 +232,12 @@ enum Refused {
     TooMany,
 }
 
-/// What trying one candidate gave ([`Refused`] says what the last two mean).
+/// What trying one candidate gave.
 enum Tried {
     Legal(Ply),
     /// Legal, left played, and not written out ([`Keep::Position`]).
     Kept,
-    Rejected,
-    TooMany,
+    Refused(Refused),
 }
 
 /// A drawn ply: still to be played, or (a kept candidate) already played but for what
@@ -355,8 +354,8 @@ impl Game {
                 match self.try_numbered(state, scratch, pick, keep) {
                     Tried::Legal(ply) => return Found::Legal(ply),
                     Tried::Kept => return Found::Kept,
-                    Tried::Rejected => {}
-                    Tried::TooMany => return Found::Nothing,
+                    Tried::Refused(Refused::Rejected) => {}
+                    Tried::Refused(Refused::TooMany) => return Found::Nothing,
                 }
             }
             // Where a candidate has parts after its head, the listing plays each head
@@ -391,8 +390,8 @@ impl Game {
                         found = Found::Kept;
                         break;
                     }
-                    Tried::Rejected => {}
-                    Tried::TooMany => {
+                    Tried::Refused(Refused::Rejected) => {}
+                    Tried::Refused(Refused::TooMany) => {
                         found = Found::Nothing;
                         break;
                     }
@@ -436,7 +435,7 @@ impl Game {
         match which {
             Some(which) => self.try_candidate(state, scratch, which, pick, keep),
             // (Not reached: the pick is below the plans' total.)
-            None => Tried::TooMany,
+            None => Tried::Refused(Refused::TooMany),
         }
     }
 
@@ -843,8 +842,7 @@ impl Game {
                 values,
                 skipped,
             }),
-            Err(Refused::Rejected) => Tried::Rejected,
-            Err(Refused::TooMany) => Tried::TooMany,
+            Err(refused) => Tried::Refused(refused),
         }
     }
 }
