@@ -4,6 +4,7 @@
 //! "the cell one step from `c` in direction `d`" with one array read.
 
 use super::cellset;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The eight compass directions, in the order used for bit sets and tables.
 pub const DIRECTIONS: [(&str, i32, i32); 8] = [
@@ -84,7 +85,14 @@ pub struct Board {
     /// Per cell and direction, the words of the cells its ray meets (see [`Board::ray`]);
     /// worked out only for games whose filters use rays.
     rays: Vec<u64>,
+    /// A number no board with other links has (see [`Board::id`]).
+    id: u64,
+    /// The directions whose every link has a link back in the opposite direction.
+    two_way: u8,
 }
+
+/// The next [`Board::id`] to hand out.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 impl Board {
     /// Builds a board of the given size with the cells for which `present(file, rank)`
@@ -126,7 +134,25 @@ impl Board {
             leap_tables: Vec::new(),
             masks: Vec::new(),
             rays: Vec::new(),
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            two_way: 0,
         }
+    }
+
+    /// Whether every link in `dirs` has a link back in `dirs`: then two cells are joined
+    /// through `dirs` both ways or neither, and the cells joined to one cell are a group
+    /// every member of which is joined to the same cells.
+    #[inline]
+    pub fn links_both_ways(&self, dirs: u8) -> bool {
+        dirs & !self.two_way == 0 && dirs.rotate_left(4) == dirs
+    }
+
+    /// A number that tells this board's links from those of every other board of the
+    /// process (a copy keeps it): what results worked out from the links alone, such as
+    /// the groups the group hooks remember, are filed under.
+    #[inline]
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// Whether every cell of the grid exists and every link is a grid step, so that a
@@ -152,6 +178,16 @@ impl Board {
 
     /// Works out what [`Board::one_word_steps`] reads. Called once the links are final.
     pub fn settle_links(&mut self) {
+        self.id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        self.two_way = (0..8)
+            .filter(|&d| {
+                self.links.iter().enumerate().all(|(cell, links)| {
+                    links[d].is_none_or(|to| {
+                        self.links[to as usize][(d + 4) % 8] == Some(cell as CellId)
+                    })
+                })
+            })
+            .fold(0, |set, d| set | 1 << d);
         self.steps = std::array::from_fn(|d| {
             let offset = self.offset(d);
             let (left, right) = if offset >= 0 {

@@ -1098,7 +1098,7 @@ impl Trial<'_, '_> {
                         Factor::Set { at, .. } => {
                             let w = self.state.words();
                             let set = &s.sets[at as usize..at as usize + w];
-                            cellset::nth(set, k).expect("within the count") as i64
+                            cellset::nth_of(set, k, n as usize).expect("within the count") as i64
                         }
                         Factor::List { at, .. } => s.elements[at as usize + k],
                         Factor::Slots(n) => self.nth(d, k, n)?,
@@ -1152,10 +1152,11 @@ impl Trial<'_, '_> {
         };
         match d {
             Domain::Cells(set) => with_cells(set, &c, self.locals, |s, _| {
-                if cellset::count(s) > n as usize {
+                let count = cellset::count(s);
+                if count > n as usize {
                     return Err(Refused::TooMany);
                 }
-                cellset::nth(s, k)
+                cellset::nth_of(s, k, count)
                     .map(|e| e as i64)
                     .ok_or(Refused::Rejected)
             }),

@@ -8,6 +8,8 @@
 //! operations per step however large the group. Other boards follow the links cell by
 //! cell over the same sets. Nothing is allocated.
 
+use std::cell::RefCell;
+
 use crate::engine::board::{Board, CellId};
 use crate::engine::cellset::WORDS as MAX_WORDS;
 use crate::engine::natives::Ctx;
@@ -26,7 +28,7 @@ pub fn group_size(c: &Ctx, cell: i64, dirs: i64) -> i64 {
     if let [like] = like
         && c.game.board.is_rectangle()
     {
-        return grow_in_one_word(&c.game.board, *like, cell as usize, dirs as u8).count_ones()
+        return group_in_one_word(&c.game.board, *like, cell as usize, dirs as u8).count_ones()
             as i64;
     }
     by_words(&c.game.board, like.len(), |grow| {
@@ -50,7 +52,7 @@ pub fn group_cells(c: &Ctx, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
     if let [like] = like
         && c.game.board.is_rectangle()
     {
-        out[0] = grow_in_one_word(&c.game.board, *like, cell as usize, dirs as u8);
+        out[0] = group_in_one_word(&c.game.board, *like, cell as usize, dirs as u8);
         return;
     }
     by_words(&c.game.board, like.len(), |grow| {
@@ -74,7 +76,7 @@ pub fn empty_region(c: &Ctx, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
         *e = all & !occupied;
     }
     if words == 1 && board.is_rectangle() {
-        out[0] = grow_in_one_word(board, empty[0], cell as usize, dirs as u8);
+        out[0] = group_in_one_word(board, empty[0], cell as usize, dirs as u8);
         return;
     }
     by_words(board, words, |grow| {
@@ -142,7 +144,7 @@ pub fn group_count(c: &Ctx, player: i64, dirs: i64, most: u32) -> i64 {
                     return most.into();
                 }
                 let seed = left.trailing_zeros() as usize;
-                left &= !grow_in_one_word(&c.game.board, like, seed, dirs as u8);
+                left &= !group_in_one_word(&c.game.board, like, seed, dirs as u8);
                 count += 1;
             }
         }
@@ -216,6 +218,88 @@ fn shifted<const W: usize>(x: &[u64; W], by: isize) -> [u64; W] {
         }
     }
     out
+}
+
+/// How many sets of like pieces [`Memo`] keeps the groups of.
+const SLOTS: usize = 64;
+
+/// How many groups of two or more it keeps per set.
+const KEPT_GROUPS: usize = 8;
+
+/// The groups already grown on boards of at most 64 cells, per set of like pieces: a
+/// group depends only on the board's links, the directions and that set, so a group
+/// found once answers every later question about its cells while the set stays as it
+/// is, however the rest of the position changed. Trying plies asks again and again
+/// about the same sets: each candidate move is tried on the same position, and a side's
+/// pieces stand still while the other side plays. A set is filed in one slot of
+/// [`SLOTS`] by a hash (a newer set takes the slot over).
+struct Memo {
+    /// Per slot: the board's id and the directions (`id << 8 | dirs`), 0 when empty.
+    keys: [u64; SLOTS],
+    /// Per slot: the set of like pieces.
+    likes: [u64; SLOTS],
+    /// Per slot: the pieces known to stand alone.
+    lone: [u64; SLOTS],
+    /// Per slot: the cells of the groups kept, and those groups.
+    covered: [u64; SLOTS],
+    groups: [[u64; KEPT_GROUPS]; SLOTS],
+    counts: [u8; SLOTS],
+}
+
+thread_local! {
+    static MEMO: RefCell<Memo> = const {
+        RefCell::new(Memo {
+            keys: [0; SLOTS],
+            likes: [0; SLOTS],
+            lone: [0; SLOTS],
+            covered: [0; SLOTS],
+            groups: [[0; KEPT_GROUPS]; SLOTS],
+            counts: [0; SLOTS],
+        })
+    };
+}
+
+/// The group of `seed` within `like` through `dirs` on a rectangle board of at most 64
+/// cells: remembered (see [`Memo`]) or grown and remembered, where the links of `dirs`
+/// all have links back.
+fn group_in_one_word(board: &Board, like: u64, seed: usize, dirs: u8) -> u64 {
+    // Where some link has none back, the cells a cell reaches are not a group that
+    // answers for its other members.
+    if !board.links_both_ways(dirs) {
+        return grow_in_one_word(board, like, seed, dirs);
+    }
+    let key = board.id() << 8 | dirs as u64;
+    let bit = 1u64 << seed;
+    MEMO.with_borrow_mut(|m| {
+        let slot = ((like ^ key).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58) as usize % SLOTS;
+        if m.keys[slot] == key && m.likes[slot] == like {
+            if m.lone[slot] & bit != 0 {
+                debug_assert_eq!(grow_in_one_word(board, like, seed, dirs), bit);
+                return bit;
+            }
+            if m.covered[slot] & bit != 0 {
+                let kept = &m.groups[slot][..m.counts[slot] as usize];
+                let group = kept.iter().copied().find(|g| g & bit != 0).unwrap_or(0);
+                debug_assert_eq!(grow_in_one_word(board, like, seed, dirs), group);
+                return group;
+            }
+        } else {
+            m.keys[slot] = key;
+            m.likes[slot] = like;
+            m.lone[slot] = 0;
+            m.covered[slot] = 0;
+            m.counts[slot] = 0;
+        }
+        let group = grow_in_one_word(board, like, seed, dirs);
+        if group == bit {
+            m.lone[slot] |= bit;
+        } else if (m.counts[slot] as usize) < KEPT_GROUPS {
+            m.groups[slot][m.counts[slot] as usize] = group;
+            m.counts[slot] += 1;
+            m.covered[slot] |= group;
+        }
+        group
+    })
 }
 
 /// [`grow_by_shifts`] for boards of at most 64 cells, where a set is one word and a step
