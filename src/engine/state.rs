@@ -136,7 +136,8 @@ pub struct State {
     short: Arc<[(u64, u64)]>,
     /// Every cached cell set, `words` words each: the classes of top piece (kind-major,
     /// then the owner's slot, neutral last), then per owner slot, per kind, the occupied
-    /// cells, and per stack test.
+    /// cells, and per stack test. In a game of one kind the owners' sets are the
+    /// classes' and the kind's set is the occupied cells' (see `rebuild`).
     sets: Vec<u64>,
     /// The game's stack tests (an empty list when the game has none).
     tests: StackTests,
@@ -333,9 +334,19 @@ impl State {
     /// Works out every cache from the stacks.
     fn rebuild(&mut self) {
         let (kinds, owner_slots) = (self.kind_count as usize, self.owner_slots as usize);
-        let owners = kinds * owner_slots;
-        let kinds_at = owners + owner_slots;
-        let occupied = kinds_at + kinds;
+        let classes = kinds * owner_slots;
+        let (owners, kinds_at, occupied) = if kinds == 1 {
+            // One kind: a piece's class is its owner's slot and every piece is of that
+            // kind, so the classes' sets are the owners' and the occupied cells are the
+            // kind's: each kept once (an edit flips two sets, not four).
+            (0, classes, classes)
+        } else {
+            (
+                classes,
+                classes + owner_slots,
+                classes + owner_slots + kinds,
+            )
+        };
         let contains = occupied + 1;
         let tests = contains + if self.holding { kinds.min(64) } else { 0 };
         self.starts = [owners, kinds_at, occupied, contains, tests].map(|n| n as u16);
@@ -742,8 +753,10 @@ impl State {
                 ((code & 0xff) as usize).min(slots - 1),
             );
             flip(kind * slots + owner);
-            flip(owners + owner);
-            flip(kinds + kind);
+            if kinds != occupied {
+                flip(owners + owner);
+                flip(kinds + kind);
+            }
         }
         if (old == EMPTY_TOP) != (new == EMPTY_TOP) {
             flip(occupied);
