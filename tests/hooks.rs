@@ -317,8 +317,8 @@ proptest! {
     #![proptest_config(crate::common::config(200))]
 
     /// The group hooks grow groups over bit sets (by shifts on rectangle boards, along
-    /// links on others); on every board shape and size up to 26 x 26 (one to eleven
-    /// words) they agree with a plain flood.
+    /// links on others), and find their liberties the same ways; on every board shape and
+    /// size up to 26 x 26 (one to eleven words) they agree with a plain flood.
     #[test]
     fn group_hooks_agree_with_a_plain_flood(
         files in 1u8..=26,
@@ -341,6 +341,19 @@ proptest! {
             let plain = plain_group(&g, &s, start, dirs);
             let size = plain.iter().filter(|&&x| x).count() as i64;
             prop_assert_eq!(groups::group_size(&c, start as i64, dirs as i64), size, "at {}", g.board.names[start]);
+            // Liberties: the empty cells a member links to through `dirs`.
+            let mut free = vec![false; g.board.len()];
+            for (member, _) in plain.iter().enumerate().filter(|(_, m)| **m) {
+                for d in (0..8).filter(|d| dirs & (1 << d) != 0) {
+                    if let Some(n) = g.board.step(member as u16, d)
+                        && s.stacks()[n as usize].is_empty()
+                    {
+                        free[n as usize] = true;
+                    }
+                }
+            }
+            let liberties = free.iter().filter(|&&f| f).count() as i64;
+            prop_assert_eq!(groups::liberties(&c, start as i64, dirs as i64), liberties, "liberties at {}", g.board.names[start]);
             if let Some(p) = s.stacks()[start].last().filter(|p| p.owner != NEUTRAL)
                 && !counted[p.owner as usize][start]
             {

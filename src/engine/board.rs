@@ -373,6 +373,30 @@ impl Board {
         }
     }
 
+    /// Adds to `out` every cell one step from a cell of `set` through a direction of
+    /// `dirs`, on a rectangle board: the set moved along each direction from its cells
+    /// linked that way, a few word operations a direction (a group's liberties are its
+    /// neighbours, found at once instead of member by member).
+    pub fn step_set(&self, set: &[u64], dirs: u8, out: &mut [u64]) {
+        debug_assert!(self.is_rectangle());
+        let mut left = dirs;
+        while left != 0 {
+            let d = left.trailing_zeros() as usize;
+            left &= left - 1;
+            if let ([set], [out]) = (set, &mut *out) {
+                let (linked, up, down) = self.steps[d];
+                *out |= ((set & linked) << up) >> down;
+                continue;
+            }
+            let mut from = [0u64; cellset::WORDS];
+            let from = &mut from[..set.len()];
+            for ((f, s), l) in from.iter_mut().zip(set).zip(self.linked_that_way(d)) {
+                *f = s & l;
+            }
+            shift_into(from, self.offset(d), &self.all, out);
+        }
+    }
+
     /// The number of the table of cells a leaper reaches (`leaps(c, a, b)`: `a` files and
     /// `b` ranks away, or `b` files and `a` ranks), made if it is new.
     pub fn leap_table(&mut self, a: i64, b: i64) -> u16 {

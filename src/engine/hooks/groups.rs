@@ -90,13 +90,16 @@ pub fn liberties(c: &Ctx, cell: i64, dirs: i64) -> i64 {
     let mut group = [0u64; MAX_WORDS];
     group_cells(c, cell, dirs, &mut group);
     let words = c.state.words();
+    let board = &c.game.board;
     let mut around = [0u64; MAX_WORDS];
-    let mut left = group;
-    while let Some(member) = first_member(&left[..words]) {
-        left[member / 64] &= !(1 << (member % 64));
-        c.game
-            .board
-            .add_adjacent(member as CellId, dirs as u8, &mut around[..words]);
+    if board.is_rectangle() {
+        board.step_set(&group[..words], dirs as u8, &mut around[..words]);
+    } else {
+        let mut left = group;
+        while let Some(member) = first_member(&left[..words]) {
+            left[member / 64] &= !(1 << (member % 64));
+            board.add_adjacent(member as CellId, dirs as u8, &mut around[..words]);
+        }
     }
     let occupied = c.state.occupied();
     (0..words)
