@@ -373,17 +373,17 @@ proptest! {
         }
     }
 
-    /// On boards of at most 64 cells the groups found are remembered per set of like
-    /// pieces (for the board and the directions): two boards of the same size with other
+    /// The groups found are remembered per set of like pieces (for the board and the
+    /// directions; one word of cells or more): two boards of the same size with other
     /// links, asked in turn about the same pieces, and one board asked again after each
     /// of a run of moves (pieces taken from one cell and put on another), still agree
     /// with a plain flood every time.
     #[test]
     fn remembered_groups_answer_for_their_board_and_pieces_only(
-        files in 1u8..=8,
-        ranks in 1u8..=8,
+        files in 1u8..=12,
+        ranks in 1u8..=12,
         cells in prop::collection::vec(0u8..=5, 1..40),
-        moves in prop::collection::vec((0usize..64, 0usize..64), 0..12),
+        moves in prop::collection::vec((0usize..144, 0usize..144), 0..12),
         dirs in prop::sample::select(vec![0x55u8, 0xff, 0x05]),
     ) {
         let shape = "true";

@@ -31,11 +31,9 @@ pub fn group_size(c: &Ctx, cell: i64, dirs: i64) -> i64 {
         return group_in_one_word(&c.game.board, *like, cell as usize, dirs as u8).count_ones()
             as i64;
     }
-    by_words(&c.game.board, like.len(), |grow| {
-        let mut group = [0u64; MAX_WORDS];
-        grow(&c.game.board, like, cell as usize, dirs as u8, &mut group);
-        group.iter().map(|w| w.count_ones() as i64).sum()
-    })
+    let mut group = [0u64; MAX_WORDS];
+    group_in_words(&c.game.board, like, cell as usize, dirs as u8, &mut group);
+    group.iter().map(|w| w.count_ones() as i64).sum()
 }
 
 /// Writes to `out` the cells of the group containing `cell` (nothing for an empty cell or
@@ -55,9 +53,7 @@ pub fn group_cells(c: &Ctx, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
         out[0] = group_in_one_word(&c.game.board, *like, cell as usize, dirs as u8);
         return;
     }
-    by_words(&c.game.board, like.len(), |grow| {
-        grow(&c.game.board, like, cell as usize, dirs as u8, out)
-    });
+    group_in_words(&c.game.board, like, cell as usize, dirs as u8, out);
 }
 
 /// Writes to `out` the empty cells connected to the empty `cell` through links in `dirs`,
@@ -79,9 +75,7 @@ pub fn empty_region(c: &Ctx, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
         out[0] = group_in_one_word(board, empty[0], cell as usize, dirs as u8);
         return;
     }
-    by_words(board, words, |grow| {
-        grow(board, &empty[..words], cell as usize, dirs as u8, out)
-    });
+    group_in_words(board, &empty[..words], cell as usize, dirs as u8, out);
 }
 
 /// The number of empty cells linked through `dirs` to the group containing `cell` (0 for
@@ -153,25 +147,23 @@ pub fn group_count(c: &Ctx, player: i64, dirs: i64, most: u32) -> i64 {
         }
         return count.into();
     }
-    by_words(&c.game.board, words, |grow| {
-        for kind in 0..c.game.kinds.len() as u16 {
-            let like = c.state.cells_topped_by(kind << 8 | player as u16);
-            let mut left = [0u64; MAX_WORDS];
-            left[..words].copy_from_slice(like);
-            while let Some(seed) = first_member(&left[..words]) {
-                if count == most {
-                    return most.into();
-                }
-                let mut group = [0u64; MAX_WORDS];
-                grow(&c.game.board, like, seed, dirs as u8, &mut group);
-                for (l, g) in left.iter_mut().zip(group) {
-                    *l &= !g;
-                }
-                count += 1;
+    for kind in 0..c.game.kinds.len() as u16 {
+        let like = c.state.cells_topped_by(kind << 8 | player as u16);
+        let mut left = [0u64; MAX_WORDS];
+        left[..words].copy_from_slice(like);
+        while let Some(seed) = first_member(&left[..words]) {
+            if count == most {
+                return most.into();
             }
+            let mut group = [0u64; MAX_WORDS];
+            group_in_words(&c.game.board, like, seed, dirs as u8, &mut group);
+            for (l, g) in left.iter_mut().zip(group) {
+                *l &= !g;
+            }
+            count += 1;
         }
-        count.into()
-    })
+    }
+    count.into()
 }
 
 /// Grows the group of `seed` within `like` through `dirs`, writing its cells to `group`.
@@ -302,6 +294,78 @@ fn group_in_one_word(board: &Board, like: u64, seed: usize, dirs: u8) -> u64 {
             m.covered[slot] |= group;
         }
         group
+    })
+}
+
+/// How many sets of like pieces [`WideMemo`] keeps the groups of.
+const WIDE_SLOTS: usize = 16;
+
+/// How many groups it keeps per set.
+const WIDE_GROUPS: usize = 4;
+
+/// [`Memo`] for boards of more than 64 cells or of other shapes: fewer sets and groups,
+/// each as many words as the board's sets.
+struct WideMemo {
+    /// Per slot: the board's id and the directions (`id << 8 | dirs`), 0 when empty.
+    keys: [u64; WIDE_SLOTS],
+    /// Per slot: the set of like pieces.
+    likes: [[u64; MAX_WORDS]; WIDE_SLOTS],
+    /// Per slot: the groups kept, and how many.
+    groups: [[[u64; MAX_WORDS]; WIDE_GROUPS]; WIDE_SLOTS],
+    counts: [u8; WIDE_SLOTS],
+}
+
+thread_local! {
+    static WIDE_MEMO: RefCell<WideMemo> = const {
+        RefCell::new(WideMemo {
+            keys: [0; WIDE_SLOTS],
+            likes: [[0; MAX_WORDS]; WIDE_SLOTS],
+            groups: [[[0; MAX_WORDS]; WIDE_GROUPS]; WIDE_SLOTS],
+            counts: [0; WIDE_SLOTS],
+        })
+    };
+}
+
+/// The group of `seed` within `like` through `dirs`, written to `out`, on a board whose
+/// sets take `like.len()` words: remembered (see [`WideMemo`]) or grown and remembered,
+/// where the links of `dirs` all have links back.
+fn group_in_words(board: &Board, like: &[u64], seed: usize, dirs: u8, out: &mut [u64; MAX_WORDS]) {
+    let words = like.len();
+    let grow = |out: &mut [u64; MAX_WORDS]| {
+        by_words(board, words, |grow| grow(board, like, seed, dirs, out))
+    };
+    if !board.links_both_ways(dirs) {
+        return grow(out);
+    }
+    let key = board.id() << 8 | dirs as u64;
+    let (word, bit) = (seed / 64, 1u64 << (seed % 64));
+    WIDE_MEMO.with_borrow_mut(|m| {
+        let hash = like
+            .iter()
+            .fold(key, |h, &w| (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let slot = (hash >> 60) as usize % WIDE_SLOTS;
+        if m.keys[slot] == key && m.likes[slot][..words] == *like {
+            let kept = &m.groups[slot][..m.counts[slot] as usize];
+            if let Some(group) = kept.iter().find(|g| g[word] & bit != 0) {
+                out[..words].copy_from_slice(&group[..words]);
+                debug_assert!({
+                    let mut fresh = [0u64; MAX_WORDS];
+                    grow(&mut fresh);
+                    fresh == *out
+                });
+                return;
+            }
+        } else {
+            m.keys[slot] = key;
+            m.likes[slot][..words].copy_from_slice(like);
+            m.counts[slot] = 0;
+        }
+        grow(out);
+        let n = m.counts[slot] as usize;
+        if n < WIDE_GROUPS {
+            m.groups[slot][n][..words].copy_from_slice(&out[..words]);
+            m.counts[slot] += 1;
+        }
     })
 }
 
