@@ -214,13 +214,25 @@ thread_local! {
 /// [`Game::playout`] finishes that ply); a ply from a listing is kept to be played.
 struct Drawing<'r, R: ?Sized> {
     rng: &'r mut R,
-    next: Option<Drawn>,
+    /// Whether a ply was drawn, and the ply when it was listed (not yet played): kept
+    /// apart, so that the commonest answer, a candidate kept as played, moves a flag and
+    /// not a whole [`Drawn`] (whose copy, read back in wide loads over the narrow write
+    /// of its tag, stalled).
+    drawn: bool,
+    listed: Option<Ply>,
 }
 
 impl<R: Rng + ?Sized> Probe for Drawing<'_, R> {
     fn can_play(&mut self, game: &Game, state: &mut State) -> bool {
-        self.next = game.draw(state, self.rng, Keep::Position);
-        self.next.is_some()
+        self.drawn = match game.draw(state, self.rng, Keep::Position) {
+            None => false,
+            Some(Drawn::Kept) => true,
+            Some(Drawn::Played(ply) | Drawn::Listed(ply)) => {
+                self.listed = Some(ply);
+                true
+            }
+        };
+        self.drawn
     }
 }
 
@@ -299,18 +311,21 @@ impl Game {
     /// is answered by drawing (and playing) that player's ply at once, which the next step
     /// then finishes, rather than by a walk for the first legal ply and a draw after it.
     pub fn playout<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R, limit: u32) -> u32 {
-        let mut next: Option<Drawn> = None;
+        // Whether the next ply was drawn already (by the last step's probe), and the
+        // ply when it was listed rather than kept as played.
+        let mut drawn = false;
+        let mut listed: Option<Ply> = None;
         let mut plies = 0;
         while plies < limit && state.outcome.is_none() {
             let me = state.to_move;
-            let drawn = match next.take() {
-                Some(drawn) => drawn,
-                None => match self.draw(state, rng, Keep::Position) {
-                    Some(drawn) => drawn,
+            if !drawn {
+                match self.draw(state, rng, Keep::Position) {
                     None => break,
-                },
-            };
-            if let Drawn::Listed(ply) = drawn {
+                    Some(Drawn::Kept) => {}
+                    Some(Drawn::Played(ply) | Drawn::Listed(ply)) => listed = Some(ply),
+                }
+            }
+            if let Some(ply) = listed.take() {
                 let action = &self.actions[ply.action as usize];
                 let mut locals = frame(action.frame);
                 self.replay(state, &ply, &mut locals, None);
@@ -319,10 +334,16 @@ impl Game {
             if plies == limit {
                 // Nothing may be left half played.
                 self.finish_ply(state, me);
+                drawn = false;
             } else {
-                let mut probe = Drawing { rng, next: None };
+                let mut probe = Drawing {
+                    rng,
+                    drawn: false,
+                    listed: None,
+                };
                 self.finish_ply_with(state, me, &mut probe);
-                next = probe.next;
+                drawn = probe.drawn;
+                listed = probe.listed;
             }
         }
         plies
