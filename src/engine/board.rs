@@ -273,6 +273,10 @@ impl Board {
     }
 
     fn set_link(&mut self, cell: CellId, dir: usize, target: CellId) {
+        // Other links: what was worked out from the old ones is not theirs (a new id,
+        // and no direction known to link both ways until the links are settled again).
+        self.id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        self.two_way = 0;
         self.links[cell as usize][dir] = Some(target);
         self.link_dirs[cell as usize] |= 1 << dir;
         self.link_sets[dir * self.words + cell as usize / 64] |= 1u64 << (cell % 64);

@@ -87,6 +87,7 @@ pub fn last(set: &[u64]) -> Option<usize> {
 /// bits on average instead of half.
 #[inline]
 pub fn nth_of(set: &[u64], n: usize, count: usize) -> Option<usize> {
+    debug_assert_eq!(count, self::count(set), "the set's count");
     if 2 * n < count {
         return nth(set, n);
     }
@@ -123,7 +124,7 @@ pub fn nth(set: &[u64], mut n: usize) -> Option<usize> {
         if n < ones {
             let mut bits = w;
             for _ in 0..n {
-                bits &= bits - 1;
+                bits &= bits.wrapping_sub(1);
             }
             return (bits != 0).then(|| i * 64 + bits.trailing_zeros() as usize);
         }
@@ -193,6 +194,8 @@ mod tests {
             );
         }
         assert_eq!((nth(&s[..1], 3), nth_of(&s[..1], 3, 3)), (None, None));
+        // Past the last cell of one word: none, not an overflow.
+        assert_eq!(nth(&[0b1], 2), None);
         assert_eq!(count(&below(70, 2)), 70);
         remove(&mut s, 5);
         assert!(!contains(&s, 5) && contains(&s, 64));

@@ -226,8 +226,9 @@ impl<R: Rng + ?Sized> Probe for Drawing<'_, R> {
     fn can_play(&mut self, game: &Game, state: &mut State) -> bool {
         self.drawn = match game.draw(state, self.rng, Keep::Position) {
             None => false,
-            Some(Drawn::Kept) => true,
-            Some(Drawn::Played(ply) | Drawn::Listed(ply)) => {
+            // (A drawn candidate is left played: `Keep::Position` never writes it out.)
+            Some(Drawn::Kept | Drawn::Played(_)) => true,
+            Some(Drawn::Listed(ply)) => {
                 self.listed = Some(ply);
                 true
             }
@@ -321,8 +322,8 @@ impl Game {
             if !drawn {
                 match self.draw(state, rng, Keep::Position) {
                     None => break,
-                    Some(Drawn::Kept) => {}
-                    Some(Drawn::Played(ply) | Drawn::Listed(ply)) => listed = Some(ply),
+                    Some(Drawn::Kept | Drawn::Played(_)) => {}
+                    Some(Drawn::Listed(ply)) => listed = Some(ply),
                 }
             }
             if let Some(ply) = listed.take() {
