@@ -704,7 +704,7 @@ impl State {
     ///
     /// Inlined: passed to a call, `new` went through memory, written field by field and
     /// read back in wider loads that waited for the writes (a stall that was 45% of the
-    /// time this function took in Bounce).
+    /// time this function took in a game of moves tried and taken back).
     #[inline(always)]
     fn apply(&mut self, cell: usize, new: Cached) {
         let old = std::mem::replace(&mut self.kept[cell], new);
