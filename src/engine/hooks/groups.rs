@@ -7,6 +7,12 @@
 //! cells that have a link that way, moved by the direction's index offset), a few word
 //! operations per step however large the group. Other boards follow the links cell by
 //! cell over the same sets. Nothing is allocated.
+//!
+//! A group grown is remembered, per thread, for its set of like pieces (see `Memo` and
+//! `WideMemo`): the same sets are asked about again and again while plies are tried,
+//! and a remembered group answers for every one of its cells. A group's liberties are
+//! the group moved one step along each direction (`Board::step_set`), not a walk over
+//! its members.
 
 use std::cell::RefCell;
 
