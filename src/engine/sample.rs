@@ -312,21 +312,21 @@ impl Game {
     /// is answered by drawing (and playing) that player's ply at once, which the next step
     /// then finishes, rather than by a walk for the first legal ply and a draw after it.
     pub fn playout<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R, limit: u32) -> u32 {
-        // Whether the next ply was drawn already (by the last step's probe), and the
-        // ply when it was listed rather than kept as played.
-        let mut drawn = false;
-        let mut listed: Option<Ply> = None;
+        // The probe draws the next player's ply as it asks whether they can play; the
+        // next step plays on from it (or draws one itself when the probe was not asked).
+        let mut probe = Drawing {
+            rng,
+            drawn: false,
+            listed: None,
+        };
         let mut plies = 0;
         while plies < limit && state.outcome.is_none() {
             let me = state.to_move;
-            if !drawn {
-                match self.draw(state, rng, Keep::Position) {
-                    None => break,
-                    Some(Drawn::Kept | Drawn::Played(_)) => {}
-                    Some(Drawn::Listed(ply)) => listed = Some(ply),
-                }
+            if !probe.drawn && !probe.can_play(self, state) {
+                break;
             }
-            if let Some(ply) = listed.take() {
+            probe.drawn = false;
+            if let Some(ply) = probe.listed.take() {
                 let action = &self.actions[ply.action as usize];
                 let mut locals = frame(action.frame);
                 self.replay(state, &ply, &mut locals, None);
@@ -335,16 +335,8 @@ impl Game {
             if plies == limit {
                 // Nothing may be left half played.
                 self.finish_ply(state, me);
-                drawn = false;
             } else {
-                let mut probe = Drawing {
-                    rng,
-                    drawn: false,
-                    listed: None,
-                };
                 self.finish_ply_with(state, me, &mut probe);
-                drawn = probe.drawn;
-                listed = probe.listed;
             }
         }
         plies
