@@ -82,56 +82,69 @@ pub fn last(set: &[u64]) -> Option<usize> {
         .map(|i| i * 64 + 63 - set[i].leading_zeros() as usize)
 }
 
-/// The `n`-th cell in index order (from 0) of a set of `count` cells (`n` below it),
-/// walked from whichever end is nearer: a uniform draw then clears a quarter of the set's
-/// bits on average instead of half.
-#[inline]
-pub fn nth_of(set: &[u64], n: usize, count: usize) -> Option<usize> {
-    debug_assert_eq!(count, self::count(set), "the set's count");
-    if 2 * n < count {
-        return nth(set, n);
-    }
-    let mut from_top = count.checked_sub(n + 1)?;
-    for (i, &w) in set.iter().enumerate().rev() {
-        let mut bits = w;
-        // One word needs no count: the cell is in it.
-        let ones = if set.len() == 1 {
-            64
-        } else {
-            w.count_ones() as usize
-        };
-        if from_top < ones {
-            for _ in 0..from_top {
-                bits ^= 1 << (63 - bits.leading_zeros());
-            }
-            return (bits != 0).then(|| i * 64 + 63 - bits.leading_zeros() as usize);
-        }
-        from_top -= ones;
-    }
-    None
-}
-
-/// The `n`-th cell in index order (from 0), if the set has that many.
+/// The `n`-th cell in index order (from 0), if the set has that many: the word that
+/// holds it found by counting, the cell within the word by [`select`].
 #[inline]
 pub fn nth(set: &[u64], mut n: usize) -> Option<usize> {
+    if let [word] = set {
+        return select(*word, n);
+    }
     for (i, &w) in set.iter().enumerate() {
-        // One word needs no count: the cell is in it, if anywhere.
-        let ones = if set.len() == 1 {
-            64
-        } else {
-            w.count_ones() as usize
-        };
+        let ones = w.count_ones() as usize;
         if n < ones {
-            let mut bits = w;
-            for _ in 0..n {
-                bits &= bits.wrapping_sub(1);
-            }
-            return (bits != 0).then(|| i * 64 + bits.trailing_zeros() as usize);
+            return select(w, n).map(|bit| i * 64 + bit);
         }
         n -= ones;
     }
     None
 }
+
+/// The place of the `k`-th set bit of `word` (from 0, lowest first), if it has that
+/// many. A broadword select: the bits counted per byte, the counts summed across the
+/// bytes by one multiplication, the byte holding the bit found by comparing all eight
+/// sums at once, and the bit within that byte read from a table. It has no branch that
+/// depends on the bits: a walk bit by bit stops at a place drawn at random, and the
+/// processor mispredicts where.
+#[inline]
+pub fn select(word: u64, k: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut s = word - ((word >> 1) & 0x5555_5555_5555_5555);
+    s = (s & 0x3333_3333_3333_3333) + ((s >> 2) & 0x3333_3333_3333_3333);
+    s = (s + (s >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    // Byte i: the set bits of bytes 0 to i.
+    let sums = s.wrapping_mul(ONES);
+    if k >= (sums >> 56) as usize {
+        return None;
+    }
+    // The high bit of byte i is set when its sum is at most k (each byte is 0x80 + k -
+    // sum, and k < 64 keeps it from borrowing): the sums grow, so the bytes so marked
+    // come first, and their number is the byte holding the bit.
+    let at_most = ((k as u64 * ONES | HIGH) - sums) & HIGH;
+    let byte = ((at_most >> 7).wrapping_mul(ONES) >> 56) as usize;
+    // The bits before that byte: the sum of the byte below it (0 for the first).
+    let before = ((sums << 8) >> (8 * byte)) as usize & 0xFF;
+    let bits = (word >> (8 * byte)) as usize & 0xFF;
+    Some(8 * byte + IN_BYTE[bits][k - before] as usize)
+}
+
+/// `IN_BYTE[b][r]`: the place of the `r`-th set bit of the byte `b` (8 past its last).
+static IN_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[8u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut r) = (0, 0);
+        while bit < 8 {
+            if b >> bit & 1 == 1 {
+                table[b][r] = bit as u8;
+                r += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// The cells of a set in index order, read from the set where it is (nothing copied).
 #[inline]
@@ -187,18 +200,36 @@ mod tests {
         }
         assert_eq!(nth(&s, 6), None);
         for (i, c) in all.iter().enumerate() {
-            assert_eq!(nth_of(&s, i, 6), Some(*c));
-            assert_eq!(
-                nth_of(&s[..1], i, 3),
-                all.get(i).filter(|&&c| c < 64).copied()
-            );
+            assert_eq!(nth(&s[..1], i), all.get(i).filter(|&&c| c < 64).copied());
         }
-        assert_eq!((nth(&s[..1], 3), nth_of(&s[..1], 3, 3)), (None, None));
+        assert_eq!(nth(&s[..1], 3), None);
         // Past the last cell of one word: none, not an overflow.
         assert_eq!(nth(&[0b1], 2), None);
         assert_eq!(count(&below(70, 2)), 70);
         remove(&mut s, 5);
         assert!(!contains(&s, 5) && contains(&s, 64));
         assert_eq!(members(&s[..1]).count(), 2);
+    }
+
+    #[test]
+    fn select_finds_every_set_bit_of_a_word() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let words = [0, 1, 1 << 63, u64::MAX, 0xFF00, 0x8000_0000_0000_0001];
+        for round in 0..2000 {
+            // Sparse, dense and random words (xorshift), and the edge cases above.
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let word = match round % 4 {
+                0 => x & x.rotate_left(17) & x.rotate_left(31),
+                1 => x | x.rotate_left(23),
+                2 => x,
+                _ => words[round / 4 % words.len()],
+            };
+            let bits: Vec<usize> = (0..64).filter(|b| word >> b & 1 == 1).collect();
+            for k in 0..64 {
+                assert_eq!(select(word, k), bits.get(k).copied(), "{word:#x} {k}");
+            }
+        }
     }
 }

@@ -1119,7 +1119,7 @@ impl Trial<'_, '_> {
                         Factor::Set { at, .. } => {
                             let w = self.state.words();
                             let set = &s.sets[at as usize..at as usize + w];
-                            cellset::nth_of(set, k, n as usize).expect("within the count") as i64
+                            cellset::nth(set, k).expect("within the count") as i64
                         }
                         Factor::List { at, .. } => s.elements[at as usize + k],
                         Factor::Slots(n) => self.nth(d, k, n)?,
@@ -1177,7 +1177,7 @@ impl Trial<'_, '_> {
                 if count > n as usize {
                     return Err(Refused::TooMany);
                 }
-                cellset::nth_of(s, k, count)
+                cellset::nth(s, k)
                     .map(|e| e as i64)
                     .ok_or(Refused::Rejected)
             }),

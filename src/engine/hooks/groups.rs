@@ -376,9 +376,44 @@ fn group_in_words(board: &Board, like: &[u64], seed: usize, dirs: u8, out: &mut 
 }
 
 /// [`grow_by_shifts`] for boards of at most 64 cells, where a set is one word and a step
-/// in a direction is a shift left then right (one of them by zero): no branches.
+/// in a direction is a shift left then right (one of them by zero): no branches. The
+/// usual numbers of directions (four orthogonal or diagonal, six on a hexagonal grid,
+/// eight) have their steps unrolled with every mask held in a register.
 fn grow_in_one_word(board: &Board, like: u64, seed: usize, dirs: u8) -> u64 {
     let all = board.one_word_steps();
+    match dirs.count_ones() {
+        4 => grow_with::<4>(all, like, seed, dirs),
+        6 => grow_with::<6>(all, like, seed, dirs),
+        8 => grow_with::<8>(all, like, seed, dirs),
+        _ => grow_any(all, like, seed, dirs),
+    }
+}
+
+/// [`grow_in_one_word`] through exactly `N` directions.
+#[inline(always)]
+fn grow_with<const N: usize>(all: &[(u64, u32, u32); 8], like: u64, seed: usize, dirs: u8) -> u64 {
+    let mut left = dirs;
+    let ways: [(u64, u32, u32); N] = std::array::from_fn(|_| {
+        let way = all[left.trailing_zeros() as usize % 8];
+        left &= left.wrapping_sub(1);
+        way
+    });
+    let mut group = 1u64 << seed;
+    let mut frontier = group;
+    loop {
+        let reached = ways.iter().fold(0, |r, &(linked, left, right)| {
+            r | ((frontier & linked) << left) >> right
+        });
+        frontier = reached & like & !group;
+        if frontier == 0 {
+            return group;
+        }
+        group |= frontier;
+    }
+}
+
+/// [`grow_in_one_word`] through any number of directions.
+fn grow_any(all: &[(u64, u32, u32); 8], like: u64, seed: usize, dirs: u8) -> u64 {
     let mut ways = [(0u64, 0u32, 0u32); 8];
     let mut n = 0;
     let mut left = dirs;
