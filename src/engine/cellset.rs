@@ -120,7 +120,7 @@ pub fn select(word: u64, k: usize) -> Option<usize> {
     // The high bit of byte i is set when its sum is at most k (each byte is 0x80 + k -
     // sum, and k < 64 keeps it from borrowing): the sums grow, so the bytes so marked
     // come first, and their number is the byte holding the bit.
-    let at_most = ((k as u64 * ONES | HIGH) - sums) & HIGH;
+    let at_most = (((k as u64 * ONES) | HIGH) - sums) & HIGH;
     let byte = ((at_most >> 7).wrapping_mul(ONES) >> 56) as usize;
     // The bits before that byte: the sum of the byte below it (0 for the first).
     let before = ((sums << 8) >> (8 * byte)) as usize & 0xFF;
@@ -199,7 +199,7 @@ mod tests {
             assert_eq!(nth(&s, i), Some(*c));
         }
         assert_eq!(nth(&s, 6), None);
-        for (i, c) in all.iter().enumerate() {
+        for i in 0..all.len() {
             assert_eq!(nth(&s[..1], i), all.get(i).filter(|&&c| c < 64).copied());
         }
         assert_eq!(nth(&s[..1], 3), None);
