@@ -466,12 +466,106 @@ impl State {
     /// Moves the top `count` pieces (all, if fewer) of `from` onto `to`, stamped with the
     /// current turn, without a copy of them in between (`from` and `to` differ).
     pub fn transfer(&mut self, from: CellId, to: CellId, count: usize) {
+        if self.shifts(from, to, count) {
+            return self.shift(from as usize, to as usize);
+        }
         let (from, to) = (from as usize, to as usize);
         let turn = self.turn;
         self.stacks
             .transfer(from, to, count, |piece| piece.stamped(turn));
         self.refresh(from);
         self.refresh(to);
+    }
+
+    /// Whether moving `count` pieces from `from` to `to` is a shift: the one piece of
+    /// `from` onto the empty `to`, most moves of most games. Everything kept about the
+    /// two cells then trades places ([`State::swap_kept`]), and taking it back is the
+    /// same trade.
+    #[inline]
+    fn shifts(&self, from: CellId, to: CellId, count: usize) -> bool {
+        count >= 1
+            && from != to
+            && self.kept[from as usize].height == 1
+            && self.kept[to as usize].height == 0
+    }
+
+    /// Moves the one piece of `from` onto the empty `to`, stamped with the current turn.
+    #[inline(always)]
+    fn shift(&mut self, from: usize, to: usize) {
+        let turn = self.turn;
+        self.stacks
+            .transfer(from, to, 1, |piece| piece.stamped(turn));
+        self.swap_kept(from, to);
+    }
+
+    /// Trades everything kept about cells `a` and `b`, after their stacks traded places
+    /// (a shift, or a shift taken back): their records, and their bits in every set.
+    /// A set holds `a` afterwards exactly when it held `b` before, so the bits of both
+    /// flip in each set that held one of them and not the other. Only the hashes are
+    /// worked out again, since a stack's hash depends on its cell.
+    #[inline(always)]
+    fn swap_kept(&mut self, a: usize, b: usize) {
+        let (was_a, was_b) = (self.kept[a], self.kept[b]);
+        self.kept[a] = was_b;
+        self.kept[b] = was_a;
+        if self.hashing {
+            for cell in [a, b] {
+                let hash = stack_hash(cell, self.stacks.get(cell));
+                self.board_hash ^= self.kept[cell].hash ^ hash;
+                self.kept[cell].hash = hash;
+            }
+        }
+        let w = self.words as usize;
+        let (word_a, word_b) = (a / 64, b / 64);
+        let (bit_a, bit_b) = (1u64 << (a % 64), 1u64 << (b % 64));
+        // Both cells in one word (always, on a board of up to 64 cells): one write.
+        let flip = |sets: &mut [u64], set: usize| {
+            if word_a == word_b {
+                sets[set * w + word_a] ^= bit_a | bit_b;
+            } else {
+                sets[set * w + word_a] ^= bit_a;
+                sets[set * w + word_b] ^= bit_b;
+            }
+        };
+        let mut changed = was_a.tests ^ was_b.tests;
+        let first = self.tests_at();
+        while changed != 0 {
+            flip(&mut self.sets, first + changed.trailing_zeros() as usize);
+            changed &= changed - 1;
+        }
+        if self.by_height && was_a.height != was_b.height {
+            flip(&mut self.height_sets, was_a.height as usize);
+            flip(&mut self.height_sets, was_b.height as usize);
+        }
+        let mut changed = was_a.present ^ was_b.present;
+        let first = self.contains_at();
+        while changed != 0 {
+            flip(&mut self.sets, first + changed.trailing_zeros() as usize);
+            changed &= changed - 1;
+        }
+        let (top_a, top_b) = (was_a.top, was_b.top);
+        if top_a == top_b {
+            return;
+        }
+        let slots = self.owner_slots as usize;
+        let (owners, kinds, occupied) = (self.owners_at(), self.kinds_at(), self.occupied_at());
+        for code in [top_a, top_b] {
+            if code == EMPTY_TOP {
+                continue;
+            }
+            let (kind, owner) = (
+                (code >> 8) as usize,
+                ((code & 0xff) as usize).min(slots - 1),
+            );
+            flip(&mut self.sets, kind * slots + owner);
+            if kinds != occupied {
+                flip(&mut self.sets, owners + owner);
+                flip(&mut self.sets, kinds + kind);
+            }
+        }
+        if (top_a == EMPTY_TOP) != (top_b == EMPTY_TOP) {
+            flip(&mut self.sets, occupied);
+        }
     }
 
     /// The top piece of a cell, if any.
@@ -854,6 +948,13 @@ enum Undo {
         len: u32,
         cached: [Cached; 2],
     },
+    /// The one piece of `from` went onto the empty `to` ([`State::shifts`]); `piece`
+    /// is that piece as it was, before its stamp.
+    Shift {
+        from: CellId,
+        to: CellId,
+        piece: Piece,
+    },
     Var(usize, i64),
     Alive(u32),
     TurnOver(bool),
@@ -935,6 +1036,12 @@ impl Journal {
                     state.apply(from, cached[0]);
                     state.apply(to, cached[1]);
                 }
+                Some(Undo::Shift { from, to, piece }) => {
+                    let (from, to) = (from as usize, to as usize);
+                    state.stacks.truncate(to, 0);
+                    state.stacks.push(from, piece);
+                    state.swap_kept(from, to);
+                }
                 Some(Undo::Var(i, v)) => state.vars[i] = v,
                 Some(Undo::Alive(a)) => state.alive = a,
                 Some(Undo::TurnOver(t)) => state.turn_over = t,
@@ -966,6 +1073,13 @@ impl Journal {
     /// [`State::transfer`], remembering how to take it back: only the pieces that move
     /// are kept, not the two stacks.
     pub fn transfer(&mut self, state: &mut State, from: CellId, to: CellId, count: usize) {
+        if state.shifts(from, to, count) {
+            if self.on {
+                let piece = state.stacks.get(from as usize)[0];
+                self.log.push(Undo::Shift { from, to, piece });
+            }
+            return state.shift(from as usize, to as usize);
+        }
         if self.on {
             let source = state.stacks.get(from as usize);
             let moving = &source[source.len().saturating_sub(count)..];
