@@ -74,7 +74,7 @@ pub struct Board {
     /// Every cell, as the words of a cell set.
     all: Vec<u64>,
     /// See [`Board::one_word_steps`].
-    steps: [(u64, u32, u32); 8],
+    steps: [(u64, u32); 8],
     /// Per direction set a game's filters use: that set, and per cell the words of the
     /// cells linked to it through those directions.
     neighbours: Vec<(u8, Vec<u64>)>,
@@ -129,7 +129,7 @@ impl Board {
             most_links: 0,
             jumps: false,
             all: cellset::below(coords_len, words),
-            steps: [(0, 0, 0); 8],
+            steps: [(0, 0); 8],
             neighbours: Vec::new(),
             leap_tables: Vec::new(),
             masks: Vec::new(),
@@ -169,10 +169,13 @@ impl Board {
     }
 
     /// On a rectangle board of at most 64 cells, per direction: the cells linked that way
-    /// and the shifts (left, then right) that move a set of cells one step that way. What
-    /// the group hooks grow groups with; worked out here, not at every step.
+    /// and the rotation (to the left, by the direction's index offset modulo 64) that
+    /// moves a set of those cells one step that way. A rotation is one instruction where
+    /// a shift whose sign is known only at run time takes two; no cell linked that way
+    /// wraps around, since its neighbour is on the board. What the group hooks grow
+    /// groups with; worked out here, not at every step.
     #[inline]
-    pub fn one_word_steps(&self) -> &[(u64, u32, u32); 8] {
+    pub fn one_word_steps(&self) -> &[(u64, u32); 8] {
         &self.steps
     }
 
@@ -189,13 +192,8 @@ impl Board {
             })
             .fold(0, |set, d| set | 1 << d);
         self.steps = std::array::from_fn(|d| {
-            let offset = self.offset(d);
-            let (left, right) = if offset >= 0 {
-                (offset as u32, 0)
-            } else {
-                (0, offset.unsigned_abs() as u32)
-            };
-            (self.link_sets[d * self.words], left.min(63), right.min(63))
+            let rotation = self.offset(d).rem_euclid(64) as u32;
+            (self.link_sets[d * self.words], rotation)
         });
     }
 
@@ -349,9 +347,9 @@ impl Board {
                 let d = left.trailing_zeros() as usize;
                 left &= left - 1;
                 if let ([set], [near]) = (set, &mut *near) {
-                    // One word: a step is a shift (`one_word_steps`), here undone.
-                    let (linked, up, down) = self.steps[d];
-                    *near |= ((set << down) >> up) & linked;
+                    // One word: a step is a rotation (`one_word_steps`), here undone.
+                    let (linked, rotation) = self.steps[d];
+                    *near |= set.rotate_right(rotation) & linked;
                 } else {
                     // A step that way adds `offset` to a cell's index, so the cells that
                     // step into `set` are `set` moved by `-offset`.
@@ -388,8 +386,8 @@ impl Board {
             let d = left.trailing_zeros() as usize;
             left &= left - 1;
             if let ([set], [out]) = (set, &mut *out) {
-                let (linked, up, down) = self.steps[d];
-                *out |= ((set & linked) << up) >> down;
+                let (linked, rotation) = self.steps[d];
+                *out |= (set & linked).rotate_left(rotation);
                 continue;
             }
             let mut from = [0u64; cellset::WORDS];

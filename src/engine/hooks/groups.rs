@@ -376,7 +376,7 @@ fn group_in_words(board: &Board, like: &[u64], seed: usize, dirs: u8, out: &mut 
 }
 
 /// [`grow_by_shifts`] for boards of at most 64 cells, where a set is one word and a step
-/// in a direction is a shift left then right (one of them by zero): no branches. The
+/// in a direction is a rotation of the cells linked that way: no branches. The
 /// usual numbers of directions (four orthogonal or diagonal, six on a hexagonal grid,
 /// eight) have their steps unrolled with every mask held in a register.
 fn grow_in_one_word(board: &Board, like: u64, seed: usize, dirs: u8) -> u64 {
@@ -391,9 +391,9 @@ fn grow_in_one_word(board: &Board, like: u64, seed: usize, dirs: u8) -> u64 {
 
 /// [`grow_in_one_word`] through exactly `N` directions.
 #[inline(always)]
-fn grow_with<const N: usize>(all: &[(u64, u32, u32); 8], like: u64, seed: usize, dirs: u8) -> u64 {
+fn grow_with<const N: usize>(all: &[(u64, u32); 8], like: u64, seed: usize, dirs: u8) -> u64 {
     let mut left = dirs;
-    let ways: [(u64, u32, u32); N] = std::array::from_fn(|_| {
+    let ways: [(u64, u32); N] = std::array::from_fn(|_| {
         let way = all[left.trailing_zeros() as usize % 8];
         left &= left.wrapping_sub(1);
         way
@@ -401,8 +401,8 @@ fn grow_with<const N: usize>(all: &[(u64, u32, u32); 8], like: u64, seed: usize,
     let mut group = 1u64 << seed;
     let mut frontier = group;
     loop {
-        let reached = ways.iter().fold(0, |r, &(linked, left, right)| {
-            r | ((frontier & linked) << left) >> right
+        let reached = ways.iter().fold(0, |r, &(linked, by)| {
+            r | (frontier & linked).rotate_left(by)
         });
         frontier = reached & like & !group;
         if frontier == 0 {
@@ -413,8 +413,8 @@ fn grow_with<const N: usize>(all: &[(u64, u32, u32); 8], like: u64, seed: usize,
 }
 
 /// [`grow_in_one_word`] through any number of directions.
-fn grow_any(all: &[(u64, u32, u32); 8], like: u64, seed: usize, dirs: u8) -> u64 {
-    let mut ways = [(0u64, 0u32, 0u32); 8];
+fn grow_any(all: &[(u64, u32); 8], like: u64, seed: usize, dirs: u8) -> u64 {
+    let mut ways = [(0u64, 0u32); 8];
     let mut n = 0;
     let mut left = dirs;
     while left != 0 {
@@ -426,8 +426,8 @@ fn grow_any(all: &[(u64, u32, u32); 8], like: u64, seed: usize, dirs: u8) -> u64
     let mut frontier = group;
     loop {
         let mut reached = 0;
-        for &(linked, left, right) in &ways[..n] {
-            reached |= ((frontier & linked) << left) >> right;
+        for &(linked, by) in &ways[..n] {
+            reached |= (frontier & linked).rotate_left(by);
         }
         frontier = reached & like & !group;
         if frontier == 0 {
