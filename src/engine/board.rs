@@ -247,8 +247,10 @@ impl Board {
             Some(_) => return Ok(()),
             None => {}
         }
-        let (a, b) = (self.coords[from as usize], self.coords[to as usize]);
-        if a.0.abs_diff(b.0) > 1 || a.1.abs_diff(b.1) > 1 {
+        // A link to any cell but the grid neighbour that way (a distant cell, or a
+        // neighbour the other way) is no step of the grid: a set of cells linked that
+        // way cannot then be moved by the direction's index offset.
+        if self.neighbour(from, dir) != Some(to) {
             self.jumps = true;
         }
         self.set_link(from, dir, to);
@@ -278,6 +280,7 @@ impl Board {
         self.links[cell as usize][dir] = Some(target);
         self.link_dirs[cell as usize] |= 1 << dir;
         self.link_sets[dir * self.words + cell as usize / 64] |= 1u64 << (cell % 64);
+        self.steps[dir].0 = self.link_sets[dir * self.words];
         let links = self.links[cell as usize].iter().flatten().count();
         self.most_links = self.most_links.max(links);
     }
@@ -543,5 +546,33 @@ fn shift_into(set: &[u64], by: isize, keep: &[u64], out: &mut [u64]) {
             moved |= at(src - 1) >> (64 - bits);
         }
         *o |= moved & k;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A board stays a rectangle (whose sets step by the directions' index offsets)
+    /// only while every link goes to the grid neighbour that way: a link to a neighbour
+    /// in another direction, or to itself, is no grid step, as a link to a distant
+    /// cell is not.
+    #[test]
+    fn only_grid_steps_keep_a_board_a_rectangle() {
+        let (n, e) = (0, 2);
+        let linked = |links: &[(i64, i64, usize, i64, i64)]| {
+            let mut board = Board::new(3, 3, |_, _| true);
+            for &(f, r, dir, tf, tr) in links {
+                let (from, to) = (board.at(f, r).unwrap(), board.at(tf, tr).unwrap());
+                board.link(from, dir, to).unwrap();
+            }
+            board.settle_links();
+            board.is_rectangle()
+        };
+        assert!(linked(&[(1, 1, e, 2, 1), (1, 1, n, 1, 2)]));
+        // b1 is a neighbour of a1, but to the east, not the north.
+        assert!(!linked(&[(1, 1, n, 2, 1)]));
+        assert!(!linked(&[(2, 2, e, 2, 2)]));
+        assert!(!linked(&[(1, 1, e, 3, 1)]));
     }
 }

@@ -102,9 +102,9 @@ pub fn nth(set: &[u64], mut n: usize) -> Option<usize> {
 /// The place of the `k`-th set bit of `word` (from 0, lowest first), if it has that
 /// many. A broadword select: the bits counted per byte, the counts summed across the
 /// bytes by one multiplication, the byte holding the bit found by comparing all eight
-/// sums at once, and the bit within that byte read from a table. It has no branch that
-/// depends on the bits: a walk bit by bit stops at a place drawn at random, and the
-/// processor mispredicts where.
+/// sums at once, and the bit within that byte read from a table. Its only branch, on
+/// whether the word has that many bits, goes the same way in every draw: a walk bit by
+/// bit stops at a place drawn at random, and the processor mispredicts where.
 #[inline]
 pub fn select(word: u64, k: usize) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
@@ -117,9 +117,10 @@ pub fn select(word: u64, k: usize) -> Option<usize> {
     if k >= (sums >> 56) as usize {
         return None;
     }
-    // The high bit of byte i is set when its sum is at most k (each byte is 0x80 + k -
-    // sum, and k < 64 keeps it from borrowing): the sums grow, so the bytes so marked
-    // come first, and their number is the byte holding the bit.
+    // The high bit of byte i is set when its sum is at most k: each byte is 0x80 + k -
+    // sum (k < 64, so `| HIGH` adds 0x80 to each byte), and no byte borrows from the
+    // next since a sum is at most 64. The sums grow, so the bytes so marked come first,
+    // and their number is the byte holding the bit.
     let at_most = (((k as u64 * ONES) | HIGH) - sums) & HIGH;
     let byte = ((at_most >> 7).wrapping_mul(ONES) >> 56) as usize;
     // The bits before that byte: the sum of the byte below it (0 for the first).

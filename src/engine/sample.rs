@@ -5,7 +5,7 @@
 //! numbered set of *candidates*, such that every legal ply is exactly one candidate:
 //!
 //! - The leading parts are numbered exactly (the *head*). A one-part action whose `in`
-//!   choices read no earlier one (a checker and an empty cell) is a product: each choice
+//!   choices read no earlier one (a piece and an empty cell) is a product: each choice
 //!   has its elements worked out once (a set of cells, or a short list where a filter is
 //!   left after the set pass) and a candidate is one element of each. Otherwise the
 //!   combinations of the first part's choices are listed, and for an action of several

@@ -110,8 +110,8 @@ impl Cached {
 /// A game position.
 ///
 /// Besides the stacks it keeps caches that the hot paths read instead of the stacks,
-/// all kept true by the one function that edits a stack ([`State::edit_stack`], directly
-/// or through a [`Journal`]):
+/// all kept true by the few functions that change stacks ([`State::edit_stack`] and
+/// [`State::transfer`], directly or through a [`Journal`], and the journal's rollback):
 /// - each cell's top piece as a small code;
 /// - cell sets (see [`cellset`]): per class of top piece (kind and owner; what the group
 ///   hooks flood over), per owner of the top piece, per kind of the top piece, the
@@ -499,7 +499,8 @@ impl State {
     }
 
     /// Trades everything kept about cells `a` and `b`, after their stacks traded places
-    /// (a shift, or a shift taken back): their records, and their bits in every set.
+    /// (a shift, or a shift taken back; the moved piece's stamps aside, which nothing
+    /// kept reads): their records, and their bits in every set.
     /// A set holds `a` afterwards exactly when it held `b` before, so the bits of both
     /// flip in each set that held one of them and not the other. Only the hashes are
     /// worked out again, since a stack's hash depends on its cell.

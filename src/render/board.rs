@@ -256,7 +256,7 @@ fn cell_text(game: &Game, state: &State, cell: usize) -> String {
     }
 }
 
-/// What the symbols stand for, one kind a line: `r b  checker (red, blue)`, then
+/// What the symbols stand for, one kind a line: `a z  token (first, second)`, then
 /// what an empty cell and a number after a symbol mean.
 pub fn legend(game: &Game) -> String {
     let mut out = String::new();
