@@ -413,6 +413,19 @@ impl Kit<'_> {
             Node::Binary(op, a, b) => self.binary(*op, a, b),
             Node::Call(f, args) => {
                 let f = *f;
+                // Arguments that are names or constants (a chosen cell, a set of
+                // directions) are read where they are, not each through a closure.
+                let plain: Option<Vec<Plain>> = args.iter().map(Plain::of).collect();
+                match plain.as_deref() {
+                    Some(&[a]) => return Box::new(move |c, l| f(c, &[a.read(l)])),
+                    Some(&[a, b]) => {
+                        return Box::new(move |c, l| f(c, &[a.read(l), b.read(l)]));
+                    }
+                    Some(&[a, b, d]) => {
+                        return Box::new(move |c, l| f(c, &[a.read(l), b.read(l), d.read(l)]));
+                    }
+                    _ => {}
+                }
                 let args: Vec<Scalar> = args.iter().map(|a| self.scalar(a)).collect();
                 match args.len() {
                     0 => Box::new(move |c, _| f(c, &[])),
@@ -951,4 +964,30 @@ where
         x if x >= 0 => f(c, x as CellId),
         _ => [0; W],
     })
+}
+
+/// An argument of a native call that is read without evaluating anything: a local slot
+/// (a name chosen or worked out before) or a constant.
+#[derive(Clone, Copy)]
+enum Plain {
+    Local(usize),
+    Const(i64),
+}
+
+impl Plain {
+    fn of(node: &Node) -> Option<Plain> {
+        match *node {
+            Node::Local(i) => Some(Plain::Local(i as usize)),
+            Node::Const(v) => Some(Plain::Const(v)),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn read(self, locals: &[i64]) -> i64 {
+        match self {
+            Plain::Local(i) => locals[i],
+            Plain::Const(v) => v,
+        }
+    }
 }
