@@ -5,8 +5,8 @@
 //! kind and owner, the bit set of cells it tops, so a group is grown over bit sets: on a
 //! rectangle board a whole frontier steps in one direction with a shift of its bits (the
 //! cells that have a link that way, moved by the direction's index offset; on a board of
-//! one word, a rotation), a few word operations per step however large the group. Other boards follow the links cell by
-//! cell over the same sets. Nothing is allocated.
+//! one word, a rotation), a few word operations per step however large the group. Other
+//! boards follow the links cell by cell over the same sets. Nothing is allocated.
 //!
 //! A group grown is remembered, per thread, for its set of like pieces (see `Memo` and
 //! `WideMemo`): the same sets are asked about again and again while plies are tried,
