@@ -467,9 +467,15 @@ impl State {
     /// current turn, without a copy of them in between (`from` and `to` differ).
     pub fn transfer(&mut self, from: CellId, to: CellId, count: usize) {
         if self.shifts(from, to, count) {
-            return self.shift(from as usize, to as usize);
+            self.shift(from as usize, to as usize);
+        } else {
+            self.restack(from as usize, to as usize, count);
         }
-        let (from, to) = (from as usize, to as usize);
+    }
+
+    /// [`State::transfer`] when it is no shift: the pieces moved, and both cells' caches
+    /// worked out again from their stacks.
+    fn restack(&mut self, from: usize, to: usize, count: usize) {
         let turn = self.turn;
         self.stacks
             .transfer(from, to, count, |piece| piece.stamped(turn));
@@ -544,28 +550,18 @@ impl State {
             flip(&mut self.sets, first + changed.trailing_zeros() as usize);
             changed &= changed - 1;
         }
-        let (top_a, top_b) = (was_a.top, was_b.top);
-        if top_a == top_b {
-            return;
-        }
-        let slots = self.owner_slots as usize;
-        let (owners, kinds, occupied) = (self.owners_at(), self.kinds_at(), self.occupied_at());
-        for code in [top_a, top_b] {
-            if code == EMPTY_TOP {
-                continue;
-            }
-            let (kind, owner) = (
-                (code >> 8) as usize,
-                ((code & 0xff) as usize).min(slots - 1),
-            );
-            flip(&mut self.sets, kind * slots + owner);
-            if kinds != occupied {
-                flip(&mut self.sets, owners + owner);
-                flip(&mut self.sets, kinds + kind);
-            }
-        }
-        if (top_a == EMPTY_TOP) != (top_b == EMPTY_TOP) {
-            flip(&mut self.sets, occupied);
+        let layout = self.top_sets();
+        layout.differing(was_a.top, was_b.top, |set| flip(&mut self.sets, set));
+    }
+
+    /// Where the sets read from a cell's top piece start, for [`TopSets::differing`].
+    #[inline(always)]
+    fn top_sets(&self) -> TopSets {
+        TopSets {
+            slots: self.owner_slots as usize,
+            owners: self.owners_at(),
+            kinds: self.kinds_at(),
+            occupied: self.occupied_at(),
         }
     }
 
@@ -832,30 +828,8 @@ impl State {
                 self.sets[(first + kind) * w + word] ^= bit;
             }
         }
-        let (old, new) = (old.top, new.top);
-        if new == old {
-            return;
-        }
-        let slots = self.owner_slots as usize;
-        let (owners, kinds, occupied) = (self.owners_at(), self.kinds_at(), self.occupied_at());
-        let mut flip = |set: usize| self.sets[set * w + word] ^= bit;
-        for code in [old, new] {
-            if code == EMPTY_TOP {
-                continue;
-            }
-            let (kind, owner) = (
-                (code >> 8) as usize,
-                ((code & 0xff) as usize).min(slots - 1),
-            );
-            flip(kind * slots + owner);
-            if kinds != occupied {
-                flip(owners + owner);
-                flip(kinds + kind);
-            }
-        }
-        if (old == EMPTY_TOP) != (new == EMPTY_TOP) {
-            flip(occupied);
-        }
+        let layout = self.top_sets();
+        layout.differing(old.top, new.top, |set| self.sets[set * w + word] ^= bit);
     }
 
     /// The hash of the whole position as `mover` leaves it: the board, the variables
@@ -927,6 +901,46 @@ fn stack_hash(cell: usize, stack: &[Piece]) -> u64 {
         let key = (cell as u64) << 32 | (i as u64) << 16 | (p.kind as u64) << 8 | p.owner as u64;
         h ^ mix(key, 0x5EED)
     })
+}
+
+/// Where a position's sets read from a cell's top piece start: those of the classes
+/// (`slots` owner slots a kind), the owners', the kinds' (the last two the classes'
+/// own in a game of one kind) and the occupied cells'.
+#[derive(Clone, Copy)]
+struct TopSets {
+    slots: usize,
+    owners: usize,
+    kinds: usize,
+    occupied: usize,
+}
+
+impl TopSets {
+    /// Calls `flip` with each set that holds a cell topped by `a` or by `b` (top codes)
+    /// but not both: the sets whose bit a cell flips when its top changes from one to
+    /// the other.
+    #[inline(always)]
+    fn differing(self, a: u16, b: u16, mut flip: impl FnMut(usize)) {
+        if a == b {
+            return;
+        }
+        for code in [a, b] {
+            if code == EMPTY_TOP {
+                continue;
+            }
+            let (kind, owner) = (
+                (code >> 8) as usize,
+                ((code & 0xff) as usize).min(self.slots - 1),
+            );
+            flip(kind * self.slots + owner);
+            if self.kinds != self.occupied {
+                flip(self.owners + owner);
+                flip(self.kinds + kind);
+            }
+        }
+        if (a == EMPTY_TOP) != (b == EMPTY_TOP) {
+            flip(self.occupied);
+        }
+    }
 }
 
 /// One undo record. A stack's old pieces are kept in the journal's piece store, from
@@ -1097,7 +1111,7 @@ impl Journal {
                 self.pieces.extend_from_slice(moving);
             }
         }
-        state.transfer(from, to, count);
+        state.restack(from as usize, to as usize, count);
     }
 
     /// Sets a variable slot, remembering its old value.
