@@ -415,14 +415,16 @@ impl Kit<'_> {
                 let f = *f;
                 // Arguments that are names or constants (a chosen cell, a set of
                 // directions) are read where they are, not each through a closure.
-                let plain: Option<Vec<Plain>> = args.iter().map(Plain::of).collect();
+                let plain: Option<Vec<Arg>> = args.iter().map(Arg::of).collect();
                 match plain.as_deref() {
-                    Some(&[a]) => return Box::new(move |c, l| f(c, &[a.read(l)])),
+                    Some(&[a]) => return Box::new(move |c, l| f(c, &[a.get(c.me, l)])),
                     Some(&[a, b]) => {
-                        return Box::new(move |c, l| f(c, &[a.read(l), b.read(l)]));
+                        return Box::new(move |c, l| f(c, &[a.get(c.me, l), b.get(c.me, l)]));
                     }
                     Some(&[a, b, d]) => {
-                        return Box::new(move |c, l| f(c, &[a.read(l), b.read(l), d.read(l)]));
+                        return Box::new(move |c, l| {
+                            f(c, &[a.get(c.me, l), b.get(c.me, l), d.get(c.me, l)])
+                        });
                     }
                     _ => {}
                 }
@@ -966,28 +968,32 @@ where
     })
 }
 
-/// An argument of a native call that is read without evaluating anything: a local slot
-/// (a name chosen or worked out before) or a constant.
+/// An argument that is read without evaluating anything: a local slot (a name chosen
+/// or worked out before), a constant, or the player to move. Native calls and native
+/// effects read such arguments where they are, not each through a closure.
 #[derive(Clone, Copy)]
-enum Plain {
+pub(super) enum Arg {
     Local(usize),
     Const(i64),
+    Me,
 }
 
-impl Plain {
-    fn of(node: &Node) -> Option<Plain> {
+impl Arg {
+    pub(super) fn of(node: &Node) -> Option<Arg> {
         match *node {
-            Node::Local(i) => Some(Plain::Local(i as usize)),
-            Node::Const(v) => Some(Plain::Const(v)),
+            Node::Local(i) => Some(Arg::Local(i as usize)),
+            Node::Const(v) => Some(Arg::Const(v)),
+            Node::Me => Some(Arg::Me),
             _ => None,
         }
     }
 
     #[inline(always)]
-    fn read(self, locals: &[i64]) -> i64 {
+    pub(super) fn get(self, me: u8, locals: &[i64]) -> i64 {
         match self {
-            Plain::Local(i) => locals[i],
-            Plain::Const(v) => v,
+            Arg::Local(i) => locals[i],
+            Arg::Const(v) => v,
+            Arg::Me => me as i64,
         }
     }
 }

@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use super::code::Arg;
 use super::eval::{call_effect, eval, exec, for_each};
 use super::natives::{Ctx, EffectFn, Mut};
 use super::program::{Node, Op};
@@ -70,34 +71,6 @@ fn block(ops: &[Op]) -> Run {
     }
 }
 
-/// An argument read without evaluating: a name or a constant.
-#[derive(Clone, Copy)]
-enum Arg {
-    Local(usize),
-    Const(i64),
-    Me,
-}
-
-impl Arg {
-    fn of(node: &Node) -> Option<Arg> {
-        match node {
-            Node::Local(i) => Some(Arg::Local(*i as usize)),
-            Node::Const(v) => Some(Arg::Const(*v)),
-            Node::Me => Some(Arg::Me),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn get(self, m: &Mut, l: &[i64]) -> i64 {
-        match self {
-            Arg::Local(i) => l[i],
-            Arg::Const(v) => v,
-            Arg::Me => m.me as i64,
-        }
-    }
-}
-
 fn statement(op: &Op) -> Run {
     match op {
         Op::If(cond, t, f) => {
@@ -127,7 +100,7 @@ fn statement(op: &Op) -> Run {
             let slot = *slot as usize;
             match Arg::of(value) {
                 Some(arg) => Box::new(move |m, l| {
-                    let v = arg.get(m, l);
+                    let v = arg.get(m.me, l);
                     m.journal.set_var(m.state, slot, v)
                 }),
                 None => {
@@ -160,15 +133,15 @@ fn native(f: EffectFn, args: &[Node]) -> Run {
     match plain.as_deref() {
         Some(&[]) => Box::new(move |m, _| f(m, &[])),
         Some(&[a]) => Box::new(move |m, l| {
-            let a = a.get(m, l);
+            let a = a.get(m.me, l);
             f(m, &[a])
         }),
         Some(&[a, b]) => Box::new(move |m, l| {
-            let (a, b) = (a.get(m, l), b.get(m, l));
+            let (a, b) = (a.get(m.me, l), b.get(m.me, l));
             f(m, &[a, b])
         }),
         Some(&[a, b, c]) => Box::new(move |m, l| {
-            let (a, b, c) = (a.get(m, l), b.get(m, l), c.get(m, l));
+            let (a, b, c) = (a.get(m.me, l), b.get(m.me, l), c.get(m.me, l));
             f(m, &[a, b, c])
         }),
         _ => {
