@@ -265,7 +265,7 @@ fn local(node: &Node) -> Option<usize> {
 /// The arguments of `directions(cell)` or `directions(cell, D)` when the cell is a name
 /// and `D` a constant: the cell's slot and the direction set (every direction without
 /// one).
-fn directions_args(args: &[Node]) -> Option<(usize, u8)> {
+pub(super) fn directions_args(args: &[Node]) -> Option<(usize, u8)> {
     match args {
         [cell] => Some((local(cell)?, 0xff)),
         [cell, Node::Const(dirs)] => Some((local(cell)?, *dirs as u8)),

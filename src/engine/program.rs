@@ -7,7 +7,7 @@ use crate::lang::ast::{AggOp, BinOp};
 
 use std::sync::Arc;
 
-use super::chain::Chain;
+use super::chain::{Chain, directions_args};
 use super::code::{Code, SetCode};
 use super::effect::Effect;
 use super::eval::eval;
@@ -534,10 +534,12 @@ pub struct HeadShape {
     /// The head is the first part alone whatever the position: the action has one part,
     /// or its second may be skipped.
     pub shallow: bool,
-    /// The first part's choices left once the settled ones are worked out are two sets
-    /// of cells without a filter, the second of them the part's last (a piece, then where
-    /// it goes): the index of the first.
-    pub pair: Option<u8>,
+    /// The first part's choices left once the settled ones are worked out are a set of
+    /// cells without a filter, then the part's last `in` choice, followed by nothing but
+    /// `let`s and `where`s: a set of cells, the directions of a folded step, or a cell's
+    /// link directions (a piece, then where it goes or the way it goes). The second's
+    /// elements that pass what follows it are worked out as one set.
+    pub pair: Option<PairShape>,
 }
 
 impl HeadShape {
@@ -575,15 +577,32 @@ impl HeadShape {
                 }
             )
         };
+        let leaf = |ch: &Choice| match ch {
+            Choice::In {
+                domain: Domain::Cells(_) | Domain::Steps { .. },
+                filter: None,
+                ..
+            } => true,
+            Choice::In {
+                domain: Domain::Native(native, args),
+                filter: None,
+                ..
+            } => native.name == "directions" && directions_args(args).is_some(),
+            _ => false,
+        };
         let pair = match open.as_slice() {
-            [(first, a), (last, b)]
+            [(first, a), (last, b), rest @ ..]
                 if !part.optional
                     && part.choices.len() <= 64
                     && cells(a)
-                    && cells(b)
-                    && last + 1 == part.choices.len() =>
+                    && leaf(b)
+                    && rest.iter().all(|(_, ch)| !matches!(ch, Choice::In { .. })) =>
             {
-                Some(*first as u8)
+                Some(PairShape {
+                    first: *first as u8,
+                    last: *last as u8,
+                    tested: rest.iter().any(|(_, ch)| matches!(ch, Choice::Where(_))),
+                })
             }
             _ => None,
         };
@@ -595,6 +614,18 @@ impl HeadShape {
             pair,
         }
     }
+}
+
+/// Where the two choices of a [`HeadShape::pair`] stand in the first part.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PairShape {
+    /// The index of the piece's choice.
+    pub first: u8,
+    /// The index of the part's last `in` choice.
+    pub last: u8,
+    /// Whether a `where` that is not settled follows the last choice, so that its
+    /// elements are tested one by one.
+    pub tested: bool,
 }
 
 /// How many slots a frame keeps inline.

@@ -41,13 +41,14 @@ use std::cell::RefCell;
 use rand::{Rng, RngExt};
 use smallvec::SmallVec;
 
+use super::board::CellId;
 use super::cellset::{self, WORDS};
-use super::chain::Env;
-use super::eval::{cells_into, domain, eval, with_cells};
+use super::chain::{Env, directions_args};
+use super::eval::{cells_into, domain, eval, steps, with_cells};
 use super::game::{Game, Ply, Probe};
 use super::natives::{Ctx, Elems, Mut};
 use super::program::{
-    Action, Choice, Domain, FRAME_INLINE, Most, Part, Repeat, SetBound, frame, frame_len,
+    Action, Choice, Domain, FRAME_INLINE, Most, PairShape, Part, Repeat, SetBound, frame, frame_len,
 };
 use super::state::{Journal, State};
 
@@ -631,17 +632,13 @@ impl Game {
         let deepest = if !action.shape.shallow {
             let first = self.part_slots(state, &action.parts[0], Some(0));
             let second = self.part_slots(state, &action.parts[1], action.parts[0].edits);
-            if second.saturating_mul(2) <= first {
-                1
-            } else {
-                2
-            }
+            if second <= first { 1 } else { 2 }
         } else {
             1
         };
         if deepest == 1
-            && let Some(first) = action.shape.pair
-            && let Some(found) = self.pair_of_sets(state, part, first as usize, locals, out)
+            && let Some(shape) = action.shape.pair
+            && let Some(found) = self.pair_head(state, action, shape, locals, out)
         {
             return found;
         }
@@ -694,68 +691,40 @@ impl Game {
         )
     }
 
-    /// The head of a first part whose choices left to make are two sets of cells with
-    /// no filter, the second read from the first and last of the part (a piece, then
-    /// where it goes: [`super::program::HeadShape::pair`], `first` the index of the piece's choice):
-    /// listed as [`Lister`] lists it, with the same entries in the same order, but as one
-    /// loop over the first set instead of a walk through the choices. `None` when it has
-    /// more combinations than a head lists (nothing is left in `out` then).
-    fn pair_of_sets(
+    /// The head of a first part whose choices left to make are a set of cells and the
+    /// part's last `in` choice, followed by `let`s and `where`s alone (a piece, then where
+    /// or which way it goes: [`super::program::HeadShape::pair`]): listed as [`Lister`] lists it, the same candidates in the same
+    /// order, but as one loop over the first set instead of a walk through the choices,
+    /// with one entry per piece standing for the elements of the second choice that pass
+    /// what follows it. `None` when it has more combinations than a head lists (nothing
+    /// is left in `out` then).
+    fn pair_head(
         &self,
         state: &State,
-        part: &Part,
-        first: usize,
+        action: &Action,
+        shape: PairShape,
         locals: &mut [i64],
         out: &mut Numbered,
     ) -> Option<(Head, u8, u64)> {
-        let (
-            Choice::In {
-                slot,
-                domain: Domain::Cells(pieces),
-                filter: None,
-                ..
-            },
-            Choice::In {
-                domain: Domain::Cells(targets),
-                filter: None,
-                ..
-            },
-        ) = (&part.choices[first], part.choices.last()?)
-        else {
+        let part = &action.parts[0];
+        let Choice::In { domain, .. } = &part.choices[shape.last as usize] else {
             return None;
         };
-        let c = Ctx {
-            game: self,
-            state,
-            me: state.to_move,
+        let pair = Pair {
+            c: Ctx {
+                game: self,
+                state,
+                me: state.to_move,
+            },
+            part,
+            shape,
+            settled: action.shape.settled,
         };
-        let mark = out.mark();
-        let at = mark.0;
-        let mut words = [0u64; WORDS];
-        let n = cells_into(pieces, &c, locals, &mut words);
-        let mut total = 0u64;
-        for e in cellset::members(&words[..n]) {
-            locals[*slot as usize] = e as i64;
-            let leaf = out.sets.len() as u32;
-            let count = with_cells(targets, &c, locals, |s, _| {
-                cellset::append(&mut out.sets, s);
-                cellset::count(s) as u64
-            });
-            if count == 0 {
-                out.sets.truncate(leaf as usize);
-                continue;
-            }
-            let values = out.values.len();
-            out.values.push(e as i64);
-            let fits = out.entry(total, values, 0, leaf);
-            total += count;
-            if !fits {
-                out.rewind(mark);
-                return None;
-            }
+        if shape.tested {
+            pair.of::<true>(domain, locals, out)
+        } else {
+            pair.of::<false>(domain, locals, out)
         }
-        let len = (out.entries.len() - at) as u32;
-        Some((Head::Listed { at: at as u32, len }, 1, total))
     }
 
     /// How many slots the `in` choices of `part` get together, in a part that the
@@ -923,6 +892,131 @@ fn set_bound(bound: &SetBound, c: &Ctx, edits: Option<u32>) -> u64 {
         _ => cells,
     };
     fixed.min(bound.cap.map_or(cells, u64::from))
+}
+
+/// A head listed by [`Game::pair_head`]: a piece's choice and the part's last `in`
+/// choice, with what follows it.
+struct Pair<'a> {
+    c: Ctx<'a>,
+    part: &'a Part,
+    shape: PairShape,
+    settled: u64,
+}
+
+impl Pair<'_> {
+    /// Lists the entries, the elements of the last choice (over `domain`) tested one by
+    /// one when `TESTED`.
+    fn of<const TESTED: bool>(
+        &self,
+        domain: &Domain,
+        locals: &mut [i64],
+        out: &mut Numbered,
+    ) -> Option<(Head, u8, u64)> {
+        let w = self.c.state.words();
+        // The last choice's elements for the piece in the frame, appended to the sets
+        // (as many words as the position's sets), and how many they are.
+        match domain {
+            Domain::Cells(targets) => self.list::<TESTED>(locals, out, |c, locals, sets| {
+                with_cells(targets, c, locals, |s, _| {
+                    cellset::append(sets, s);
+                    cellset::count(s) as u64
+                })
+            }),
+            Domain::Steps { cell, dirs, target } => {
+                self.list::<TESTED>(locals, out, |c, locals, sets| {
+                    let mask = steps(cell, dirs, target, c, locals);
+                    sets.push(mask);
+                    sets.extend(std::iter::repeat_n(0, w - 1));
+                    u64::from(mask.count_ones())
+                })
+            }
+            Domain::Native(_, args) => {
+                let (cell, dirs) = directions_args(args)?;
+                self.list::<TESTED>(locals, out, |c, locals, sets| {
+                    let cell = locals[cell];
+                    let mask = if cell < 0 {
+                        0
+                    } else {
+                        c.game.board.link_dirs(cell as CellId) & dirs
+                    };
+                    sets.push(u64::from(mask));
+                    sets.extend(std::iter::repeat_n(0, w - 1));
+                    u64::from(mask.count_ones())
+                })
+            }
+            Domain::List(_) => None,
+        }
+    }
+
+    /// Lists one entry per piece, standing for the elements that `second` appends to
+    /// the sets (and counts) and that pass the `where`s after the last choice.
+    fn list<const TESTED: bool>(
+        &self,
+        locals: &mut [i64],
+        out: &mut Numbered,
+        mut second: impl FnMut(&Ctx, &mut [i64], &mut Vec<u64>) -> u64,
+    ) -> Option<(Head, u8, u64)> {
+        let Choice::In {
+            slot,
+            domain: Domain::Cells(pieces),
+            ..
+        } = &self.part.choices[self.shape.first as usize]
+        else {
+            return None;
+        };
+        let last = self.shape.last as usize;
+        let Choice::In { slot: to, .. } = &self.part.choices[last] else {
+            return None;
+        };
+        // What follows the last choice and is worked out per element: its `let`s and
+        // `where`s but the settled ones; only a `where` can refuse an element.
+        let after = (last + 1..self.part.choices.len()).filter(|&i| self.settled & (1 << i) == 0);
+        let w = self.c.state.words();
+        let mark = out.mark();
+        let at = mark.0;
+        let mut words = [0u64; WORDS];
+        let n = cells_into(pieces, &self.c, locals, &mut words);
+        let mut total = 0u64;
+        for e in cellset::members(&words[..n]) {
+            locals[*slot as usize] = e as i64;
+            let leaf = out.sets.len();
+            let mut count = second(&self.c, locals, &mut out.sets);
+            if TESTED && count > 0 {
+                let set = &mut out.sets[leaf..];
+                let mut found = [0u64; WORDS];
+                found[..w].copy_from_slice(set);
+                for x in cellset::members(&found[..w]) {
+                    locals[*to as usize] = x as i64;
+                    let passes = after.clone().all(|i| match &self.part.choices[i] {
+                        Choice::Let(slot, node) => {
+                            locals[*slot as usize] = eval(node, &self.c, locals);
+                            true
+                        }
+                        Choice::Where(node) => eval(node, &self.c, locals) != 0,
+                        Choice::In { .. } => true,
+                    });
+                    if !passes {
+                        set[x / 64] &= !(1 << (x % 64));
+                        count -= 1;
+                    }
+                }
+            }
+            if count == 0 {
+                out.sets.truncate(leaf);
+                continue;
+            }
+            let values = out.values.len();
+            out.values.push(e as i64);
+            let fits = out.entry(total, values, 0, leaf as u32);
+            total += count;
+            if !fits {
+                out.rewind(mark);
+                return None;
+            }
+        }
+        let len = (out.entries.len() - at) as u32;
+        Some((Head::Listed { at: at as u32, len }, 1, total))
+    }
 }
 
 /// The walk that lists a head's combinations: the first part's choices (but the settled
