@@ -466,6 +466,57 @@ notation = ' +{y}'
     );
 }
 
+#[test]
+fn drawn_plies_are_uniform_when_a_piece_and_its_way_are_listed_in_one_loop() {
+    // Both actions are a piece and a direction: `push` tests each direction by a `where`
+    // that reads it (so the head lists, per piece, the directions that pass), `hop` has
+    // its landing folded into the directions and a `let` after them. Their plies must
+    // be drawn as often as each other whatever the heads make of them.
+    let g = small_game(
+        "ways",
+        4,
+        4,
+        r#"
+[[setup]]
+put = "p"
+owner = "one"
+at = ["a1", "b2", "d4"]
+
+[[setup]]
+put = "p"
+owner = "two"
+at = ["b3", "c2"]
+
+[[actions]]
+name = "push"
+choose = ['from in cells where owner(from) == me', 'd in directions(from)', 'to = step(from, d)', 'where !empty(to) && first_empty(to, d) != none']
+effect = 'push(to, d); move(from, to)'
+notation = '{from}>{to}'
+
+[[actions]]
+name = "hop"
+choose = ['from in cells where owner(from) == me', 'd in directions(from)', 'to = step(from, d)', 'where empty(to)', 'beyond = step(to, d)']
+effect = 'move(from, to); if beyond != none && empty(beyond) { place(beyond, p, me) }'
+notation = '{from}-{to}'
+"#,
+    );
+    let texts: Vec<String> = g
+        .legal_with_notation(&g.start())
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect();
+    // a1 pushes b2 towards c3; b2 pushes b3 and c2 off to the empty b4 and d2, not a1
+    // off the board; every step onto an empty cell is a hop.
+    assert_eq!(
+        texts,
+        [
+            "a1-a2", "a1-b1", "a1>b2", "b2-a2", "b2-a3", "b2-b1", "b2-c1", "b2-c3", "b2>b3",
+            "b2>c2", "d4-c3", "d4-c4", "d4-d3"
+        ]
+    );
+    assert_uniform(&g, &g.start(), "a piece and its way");
+}
+
 /// Asserts that drawing from `state` is uniform over its legal plies: 200 draws a ply, and
 /// a chi-square statistic within six standard deviations of its mean (p < 1e-8 for a fair
 /// draw, so the test does not flake), or, for a biased draw, far above it.
