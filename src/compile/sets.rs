@@ -18,7 +18,7 @@ use crate::engine::board::{Board, ORTHOGONAL};
 use crate::engine::eval::arith;
 use crate::engine::game::Game;
 use crate::engine::natives;
-use crate::engine::program::{Aggregate, Choice, Domain, Node, Op, SetBound, SetExpr};
+use crate::engine::program::{Aggregate, Choice, Domain, Edits, Node, Op, SetBound, SetExpr};
 use crate::engine::stack_test::{MAX_TESTS, StackTests};
 use crate::lang::ast::{AggOp, BinOp, balanced};
 
@@ -558,6 +558,7 @@ fn set_bound(set: &SetExpr, links: u32, side: u32) -> SetBound {
         return SetBound {
             fixed: Some(set.clone()),
             cap: None,
+            tops: set.of_tops(),
         };
     }
     let cap = |s: &SetExpr| match s {
@@ -575,28 +576,31 @@ fn set_bound(set: &SetExpr, links: u32, side: u32) -> SetBound {
                 .cloned()
                 .collect();
             let caps = terms.iter().filter(|(negated, _)| !negated);
+            let fixed = (!fixed.is_empty()).then(|| SetExpr::Conj(fixed.into()));
             SetBound {
-                fixed: (!fixed.is_empty()).then(|| SetExpr::Conj(fixed.into())),
+                tops: fixed.as_ref().is_some_and(SetExpr::of_tops),
+                fixed,
                 cap: caps.filter_map(|(_, t)| cap(t)).min(),
             }
         }
         s => SetBound {
             fixed: None,
             cap: cap(s),
+            tops: false,
         },
     }
 }
 
-/// The most cells whose stacks running `ops` can change, if that is bounded.
-fn edits(ops: &[Op]) -> Option<u32> {
-    let mut total = 0u32;
+/// What running `ops` can change at most, if that is bounded.
+fn edits(ops: &[Op]) -> Option<Edits> {
+    let mut total = Edits::default();
     for op in ops {
-        total += match op {
+        total = total.then(match op {
             Op::Effect(_, _, name) => natives::cells_edited(name)?,
-            Op::If(_, t, f) => edits(t)?.max(edits(f)?),
+            Op::If(_, t, f) => edits(t)?.either(edits(f)?),
             Op::For { .. } => return None,
-            Op::Let(..) | Op::SetVar(..) | Op::SetVarAt(..) => 0,
-        };
+            Op::Let(..) | Op::SetVar(..) | Op::SetVarAt(..) => Edits::default(),
+        });
     }
     Some(total)
 }

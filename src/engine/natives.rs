@@ -9,6 +9,7 @@ use smallvec::SmallVec;
 use super::board::{CellId, DIRECTIONS};
 use super::game::Game;
 use super::hooks::{groups, line_of_sight, push};
+use super::program::Edits;
 use super::state::{EMPTY_TOP, Journal, NEUTRAL, NONE, Piece, State};
 use crate::lang::types::Type;
 
@@ -678,15 +679,18 @@ fn eliminate(m: &mut Mut, a: &[i64]) {
     m.journal.set_alive(m.state, alive);
 }
 
-/// How many cells' stacks the effect `name` can change at most, if that is bounded (a
-/// push moves a whole line, eliminating a player clears every cell they hold).
-pub fn cells_edited(name: &str) -> Option<u32> {
-    match name {
-        "move" | "move_top" => Some(2),
-        "place" | "remove" | "remove_top" => Some(1),
-        "end_turn" => Some(0),
-        _ => None,
-    }
+/// What the effect `name` can change at most, if that is bounded (a push moves a whole
+/// line, eliminating a player clears every cell they hold): see [`Edits`].
+pub fn cells_edited(name: &str) -> Option<Edits> {
+    let (cells, tops) = match name {
+        "move" => (2, 0),
+        "move_top" => (2, 1),
+        "place" | "remove_top" => (1, 1),
+        "remove" => (1, 0),
+        "end_turn" => (0, 0),
+        _ => return None,
+    };
+    Some(Edits { cells, tops })
 }
 
 /// The entries with this name (several when a function has optional arguments).

@@ -174,6 +174,44 @@ impl SetExpr {
     }
 }
 
+impl SetExpr {
+    /// Whether a cell is in the set by its top piece alone, and never while it is empty:
+    /// the cells topped by a kind or owned by a player, the occupied cells, and their
+    /// intersections and unions (a term of an intersection may be left out, if another
+    /// keeps empty cells out). Such a set gains no cell when a whole stack moves: the cell
+    /// moved onto gets the top piece that the cell moved from loses, and is left empty.
+    pub fn of_tops(&self) -> bool {
+        let piece = |n: &Node| match n {
+            Node::Const(v) => *v >= 0,
+            Node::Me => true,
+            _ => false,
+        };
+        match self {
+            SetExpr::Occupied => true,
+            SetExpr::OwnedBy(n) | SetExpr::TopKind(n) => piece(n),
+            SetExpr::Conj(terms) => {
+                terms.iter().any(|(negated, t)| !negated && t.of_tops())
+                    && terms.iter().all(|(_, t)| t.by_top())
+            }
+            SetExpr::Or(a, b) => a.of_tops() && b.of_tops(),
+            SetExpr::Code(code) => code.set.of_tops(),
+            _ => false,
+        }
+    }
+
+    /// Whether a cell is in the set by its top piece alone (or by its having none).
+    fn by_top(&self) -> bool {
+        match self {
+            SetExpr::Empty | SetExpr::Occupied => true,
+            SetExpr::OwnedBy(n) | SetExpr::TopKind(n) => n.is_fixed(),
+            SetExpr::Conj(terms) => terms.iter().all(|(_, t)| t.by_top()),
+            SetExpr::Or(a, b) => a.by_top() && b.by_top(),
+            SetExpr::Code(code) => code.set.by_top(),
+            _ => false,
+        }
+    }
+}
+
 impl Node {
     /// Whether the value is the same throughout a ply: a constant or `me`.
     pub fn is_fixed(&self) -> bool {
@@ -358,10 +396,41 @@ pub enum Choice {
 /// many slots. Dropping terms of a conjunction only adds cells, so the terms that read
 /// only the position (`fixed`, which changes by at most one cell per cell edited) and the
 /// terms with a size of their own (`cap`: one cell, a cell's neighbours) each bound it.
+/// Where `fixed` is a set of tops ([`SetExpr::of_tops`]), it gains fewer cells than are
+/// edited ([`Edits::tops`]).
 #[derive(Clone, Debug, Default)]
 pub struct SetBound {
     pub fixed: Option<SetExpr>,
     pub cap: Option<u32>,
+    pub tops: bool,
+}
+
+/// What an effect can do to the sets of a later part, where that is bounded: change the
+/// stacks of at most `cells` cells, and add at most `tops` cells to a set of tops
+/// ([`SetExpr::of_tops`]): none for a whole stack moved or removed, one for a piece put
+/// down or a top piece moved or removed (which shows the piece under it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Edits {
+    pub cells: u32,
+    pub tops: u32,
+}
+
+impl Edits {
+    /// One effect's, then another's.
+    pub fn then(self, next: Edits) -> Edits {
+        Edits {
+            cells: self.cells + next.cells,
+            tops: self.tops + next.tops,
+        }
+    }
+
+    /// One effect's or another's, whichever is played.
+    pub fn either(self, other: Edits) -> Edits {
+        Edits {
+            cells: self.cells.max(other.cells),
+            tops: self.tops.max(other.tops),
+        }
+    }
 }
 
 /// One piece of the notation template: literal text or a bound value to print.
@@ -406,9 +475,9 @@ pub struct Part {
     /// Whether (and how) the part is played again after itself: only an action's last
     /// part repeats, so a ply's values past the other parts are its repetitions'.
     pub repeat: Repeat,
-    /// The most cells whose stacks the effect can change (`None`: no bound, e.g. a push
-    /// or a loop). Set by the optimiser; random draws bound later parts' collections with it.
-    pub edits: Option<u32>,
+    /// What the effect can change at most (`None`: no bound, e.g. a push or a loop). Set
+    /// by the optimiser; random draws bound later parts' collections with it.
+    pub edits: Option<Edits>,
     /// The choices compiled to a chain (see `engine::chain`), made last, once every
     /// pass that rewrites them has run ([`Action::compile_chains`]).
     pub chain: Arc<Chain>,
@@ -695,4 +764,38 @@ pub struct EndRule {
     pub when: Node,
     pub result: EndResult,
     pub frame: usize,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Node, SetExpr};
+
+    fn kind(k: i64) -> SetExpr {
+        SetExpr::TopKind(Box::new(Node::Const(k)))
+    }
+
+    #[test]
+    fn a_set_of_tops_is_decided_by_the_top_piece_and_holds_no_empty_cell() {
+        let mine = || SetExpr::OwnedBy(Box::new(Node::Me));
+        let conj = |terms: Vec<(bool, SetExpr)>| SetExpr::Conj(terms.into());
+        // Decided by the top piece, never empty: a whole stack moved takes its top away
+        // from one cell and onto the other, so the set gains no cell.
+        assert!(kind(2).of_tops());
+        assert!(mine().of_tops());
+        assert!(SetExpr::Occupied.of_tops());
+        assert!(conj(vec![(false, SetExpr::Occupied), (true, mine())]).of_tops());
+        assert!(SetExpr::Or(Box::new(kind(1)), Box::new(mine())).of_tops());
+        // Empty cells are in it: the cell moved from joins it.
+        assert!(!kind(-1).of_tops());
+        assert!(!SetExpr::Empty.of_tops());
+        assert!(!conj(vec![(true, kind(2))]).of_tops());
+        // Decided by more than the top piece: the cell moved onto may join it while the
+        // cell moved from was not in it.
+        assert!(!SetExpr::Test(0).of_tops());
+        assert!(!SetExpr::Holding(1).of_tops());
+        assert!(!conj(vec![(false, kind(2)), (false, SetExpr::Mask(0))]).of_tops());
+        assert!(!conj(vec![(false, kind(2)), (false, SetExpr::Test(0))]).of_tops());
+        // A player that varies is not the same player in both cells' tests.
+        assert!(!SetExpr::TopKind(Box::new(Node::Local(0))).of_tops());
+    }
 }

@@ -21,9 +21,10 @@
 //!   parts' effects left) gets a fixed number of slots, at least as many as its collection
 //!   can hold whatever those effects did: for a set of cells whose cells each depend on
 //!   their own stack alone, the size of its conditions on the position now plus the most
-//!   cells the earlier effects can change (`SetExpr::changes_only_at_edits`), else the
-//!   most the collection can hold on this board. An optional part has one more value,
-//!   "skipped".
+//!   cells the earlier effects can change (`SetExpr::changes_only_at_edits`), or only
+//!   as many as they can put a new top piece on where the set is decided by the top
+//!   piece (`SetExpr::of_tops`: a whole stack moved adds none), else the most the
+//!   collection can hold on this board. An optional part has one more value, "skipped".
 //!
 //! A candidate is drawn uniformly, played out (slots past the end of a collection,
 //! filters, `where`s, effects, checks) and kept if it is a legal ply, so an accepted draw
@@ -48,7 +49,8 @@ use super::eval::{cells_into, domain, eval, steps, with_cells};
 use super::game::{Game, Ply, Probe};
 use super::natives::{Ctx, Elems, Mut};
 use super::program::{
-    Action, Choice, Domain, FRAME_INLINE, Most, PairShape, Part, Repeat, SetBound, frame, frame_len,
+    Action, Choice, Domain, Edits, FRAME_INLINE, Most, PairShape, Part, Repeat, SetBound, frame,
+    frame_len,
 };
 use super::state::{Journal, State};
 
@@ -536,9 +538,9 @@ impl Game {
             };
             let tail = out.factors.len() as u32;
             let mut size = head_count;
-            let mut edits = Some(0u32);
+            let mut edits = Some(Edits::default());
             for (p, part) in action.parts.iter().enumerate().skip(1) {
-                edits = edits.zip(action.parts[p - 1].edits).map(|(a, b)| a + b);
+                edits = edits.zip(action.parts[p - 1].edits).map(|(a, b)| a.then(b));
                 if p < parts as usize {
                     continue;
                 }
@@ -632,7 +634,7 @@ impl Game {
         // took 12% off the instructions a ply of one game of the library, where a rule
         // of half as many slots listed the throws).
         let deepest = if !action.shape.shallow {
-            let first = self.part_slots(state, &action.parts[0], Some(0));
+            let first = self.part_slots(state, &action.parts[0], Some(Edits::default()));
             let second = self.part_slots(state, &action.parts[1], action.parts[0].edits);
             if second <= first { 1 } else { 2 }
         } else {
@@ -680,7 +682,7 @@ impl Game {
         let mut count = 1u64;
         for choice in &part.choices {
             if let Choice::In { .. } = choice {
-                let n = self.slots(&c, choice, Some(0));
+                let n = self.slots(&c, choice, Some(Edits::default()));
                 count = count.saturating_mul(n);
                 out.factors.push(Factor::Slots(n as u32));
             }
@@ -730,8 +732,8 @@ impl Game {
     }
 
     /// How many slots the `in` choices of `part` get together, in a part that the
-    /// earlier parts' effects reach after changing at most `edits` cells.
-    fn part_slots(&self, state: &State, part: &Part, edits: Option<u32>) -> u64 {
+    /// earlier parts' effects reach after changing at most `edits`.
+    fn part_slots(&self, state: &State, part: &Part, edits: Option<Edits>) -> u64 {
         let c = Ctx {
             game: self,
             state,
@@ -746,8 +748,8 @@ impl Game {
     }
 
     /// How many slots an `in` choice over `d` gets in a part that the earlier parts'
-    /// effects reach after changing at most `edits` cells (`None`: any number).
-    fn slots(&self, c: &Ctx, choice: &Choice, edits: Option<u32>) -> u64 {
+    /// effects reach after changing at most `edits` (`None`: anything).
+    fn slots(&self, c: &Ctx, choice: &Choice, edits: Option<Edits>) -> u64 {
         let cells = self.board.len() as u64;
         let Choice::In {
             domain: d, bound, ..
@@ -884,12 +886,13 @@ fn known(
 }
 
 /// An upper bound on the size of a set with this bound when it is worked out after
-/// effects that change at most `edits` cells (`None`: any number).
-fn set_bound(bound: &SetBound, c: &Ctx, edits: Option<u32>) -> u64 {
+/// effects that change at most `edits` (`None`: anything).
+fn set_bound(bound: &SetBound, c: &Ctx, edits: Option<Edits>) -> u64 {
     let cells = c.game.board.len() as u64;
     let fixed = match (&bound.fixed, edits) {
         (Some(set), Some(e)) => {
-            with_cells(set, c, &mut [], |s, _| cellset::count(s)) as u64 + u64::from(e)
+            let gained = if bound.tops { e.tops } else { e.cells };
+            with_cells(set, c, &mut [], |s, _| cellset::count(s)) as u64 + u64::from(gained)
         }
         _ => cells,
     };
