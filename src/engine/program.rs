@@ -172,9 +172,7 @@ impl SetExpr {
             SetExpr::Code(code) => code.set.changes_only_at_edits(),
         }
     }
-}
 
-impl SetExpr {
     /// Whether a cell is in the set by its top piece alone, and never while it is empty:
     /// the cells topped by a kind or owned by a player, the occupied cells, and their
     /// intersections and unions (a term of an intersection may be left out, if another
