@@ -697,11 +697,11 @@ impl Game {
 
     /// The head of a first part whose choices left to make are a set of cells and the
     /// part's last `in` choice, followed by `let`s and `where`s alone (a piece, then where
-    /// or which way it goes: [`super::program::HeadShape::pair`]): listed as [`Lister`] lists it, the same candidates in the same
-    /// order, but as one loop over the first set instead of a walk through the choices,
-    /// with one entry per piece standing for the elements of the second choice that pass
-    /// what follows it. `None` when it has more combinations than a head lists (nothing
-    /// is left in `out` then).
+    /// or which way it goes: [`super::program::HeadShape::pair`]). The same candidates in
+    /// the same order as [`Lister`] would number, but listed in one loop over the first
+    /// set instead of a walk through the choices, with one entry per piece standing for
+    /// the elements of the second choice that pass what follows it. `None` when it has
+    /// more combinations than a head lists (nothing is left in `out` then).
     fn pair_head(
         &self,
         state: &State,
