@@ -175,9 +175,10 @@ impl SetExpr {
 
     /// Whether a cell is in the set by its top piece alone, and never while it is empty:
     /// the cells topped by a kind or owned by a player, the occupied cells, and their
-    /// intersections and unions (a term of an intersection may be left out, if another
-    /// keeps empty cells out). Such a set gains no cell when a whole stack moves: the cell
-    /// moved onto gets the top piece that the cell moved from loses, and is left empty.
+    /// intersections and unions (a term of an intersection may hold empty cells if another
+    /// term keeps them out). Such a set gains no cell when a whole stack moves: the cell
+    /// moved onto gets the top piece that the cell moved from loses, and the cell moved
+    /// from is left empty.
     pub fn of_tops(&self) -> bool {
         let piece = |n: &Node| match n {
             Node::Const(v) => *v >= 0,
@@ -394,8 +395,8 @@ pub enum Choice {
 /// many slots. Dropping terms of a conjunction only adds cells, so the terms that read
 /// only the position (`fixed`, which changes by at most one cell per cell edited) and the
 /// terms with a size of their own (`cap`: one cell, a cell's neighbours) each bound it.
-/// Where `fixed` is a set of tops ([`SetExpr::of_tops`]), it gains fewer cells than are
-/// edited ([`Edits::tops`]).
+/// Where `fixed` is a set of tops ([`SetExpr::of_tops`]), it gains at most
+/// [`Edits::tops`] cells rather than one per cell edited.
 #[derive(Clone, Debug, Default)]
 pub struct SetBound {
     pub fixed: Option<SetExpr>,
@@ -793,7 +794,8 @@ mod tests {
         assert!(!SetExpr::Holding(1).of_tops());
         assert!(!conj(vec![(false, kind(2)), (false, SetExpr::Mask(0))]).of_tops());
         assert!(!conj(vec![(false, kind(2)), (false, SetExpr::Test(0))]).of_tops());
-        // A player that varies is not the same player in both cells' tests.
+        // A kind or a player that varies is not fixed for the ply.
         assert!(!SetExpr::TopKind(Box::new(Node::Local(0))).of_tops());
+        assert!(!SetExpr::OwnedBy(Box::new(Node::Local(0))).of_tops());
     }
 }

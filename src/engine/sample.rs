@@ -21,10 +21,12 @@
 //!   parts' effects left) gets a fixed number of slots, at least as many as its collection
 //!   can hold whatever those effects did: for a set of cells whose cells each depend on
 //!   their own stack alone, the size of its conditions on the position now plus the most
-//!   cells the earlier effects can change (`SetExpr::changes_only_at_edits`), or only
-//!   as many as they can put a new top piece on where the set is decided by the top
-//!   piece (`SetExpr::of_tops`: a whole stack moved adds none), else the most the
-//!   collection can hold on this board. An optional part has one more value, "skipped".
+//!   cells the earlier effects can change (`SetExpr::changes_only_at_edits`), or, where
+//!   the top piece alone decides the set (`SetExpr::of_tops`), plus as many cells as can
+//!   newly join it: one per piece put down or top piece moved or removed, none for a
+//!   whole stack moved or removed; else the most the collection can hold on this board.
+//!   An optional part has one more value, "skipped". Every bound must hold: a collection
+//!   that outgrows its slots leaves plies without a candidate.
 //!
 //! A candidate is drawn uniformly, played out (slots past the end of a collection,
 //! filters, `where`s, effects, checks) and kept if it is a legal ply, so an accepted draw
@@ -244,7 +246,10 @@ impl<R: Rng + ?Sized> Probe for Drawing<'_, R> {
 #[derive(Clone, Copy)]
 enum Refused {
     Rejected,
-    /// A collection held more elements than its slots: only the listing is exact here.
+    /// A collection held more elements than its slots. The slots' bounds are meant never
+    /// to let this happen (a debug build stops there, so that every test checks them):
+    /// the plies past the slots would have no candidate of their own, so listing every
+    /// ply from here keeps the ply legal, but the draw is no longer exactly uniform.
     TooMany,
 }
 
@@ -628,7 +633,7 @@ impl Game {
         // listing it would play every first-part combination. So is a second part with no
         // more slots than the first part can have combinations (a shot along any of eight
         // lines after one of some eighty long moves, a choice of four kinds after a
-        // promoting move, a direction to throw in after a step onto the piece thrown): the
+        // promoting move, a direction after a step with as many directions): the
         // listing would play every first part at every draw, whichever action the draw
         // then picks, whereas only the draws that pick this action fill its slots (which
         // took 12% off the instructions a ply of one game of the library, where a rule
@@ -1274,6 +1279,7 @@ impl Trial<'_, '_> {
             Domain::Cells(set) => with_cells(set, &c, self.locals, |s, _| {
                 let count = cellset::count(s);
                 if count > n as usize {
+                    debug_assert!(false, "{count} cells outgrew {n} slots");
                     return Err(Refused::TooMany);
                 }
                 cellset::nth(s, k)
@@ -1284,6 +1290,7 @@ impl Trial<'_, '_> {
                 let mut elems = Elems::new();
                 domain(d, &c, self.locals, &mut elems);
                 if elems.len() > n as usize {
+                    debug_assert!(false, "{} elements outgrew {n} slots", elems.len());
                     return Err(Refused::TooMany);
                 }
                 elems.get(k).copied().ok_or(Refused::Rejected)
