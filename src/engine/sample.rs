@@ -904,6 +904,15 @@ fn set_bound(bound: &SetBound, c: &Ctx, edits: Option<Edits>) -> u64 {
     fixed.min(bound.cap.map_or(cells, u64::from))
 }
 
+/// Appends a mask of directions to the sets as a set of `w` words (the directions in the
+/// first), and says how many directions it holds.
+#[inline(always)]
+fn append_mask(sets: &mut Vec<u64>, mask: u64, w: usize) -> u64 {
+    sets.push(mask);
+    sets.extend(std::iter::repeat_n(0, w - 1));
+    u64::from(mask.count_ones())
+}
+
 /// A head listed by [`Game::pair_head`]: a piece's choice and the part's last `in`
 /// choice, with what follows it.
 struct Pair<'a> {
@@ -934,10 +943,7 @@ impl Pair<'_> {
             }),
             Domain::Steps { cell, dirs, target } => {
                 self.list::<TESTED>(locals, out, |c, locals, sets| {
-                    let mask = steps(cell, dirs, target, c, locals);
-                    sets.push(mask);
-                    sets.extend(std::iter::repeat_n(0, w - 1));
-                    u64::from(mask.count_ones())
+                    append_mask(sets, steps(cell, dirs, target, c, locals), w)
                 })
             }
             Domain::Native(_, args) => {
@@ -949,9 +955,7 @@ impl Pair<'_> {
                     } else {
                         c.game.board.link_dirs(cell as CellId) & dirs
                     };
-                    sets.push(u64::from(mask));
-                    sets.extend(std::iter::repeat_n(0, w - 1));
-                    u64::from(mask.count_ones())
+                    append_mask(sets, u64::from(mask), w)
                 })
             }
             Domain::List(_) => None,
