@@ -18,9 +18,7 @@ use crate::engine::board::{Board, ORTHOGONAL};
 use crate::engine::eval::arith;
 use crate::engine::game::Game;
 use crate::engine::natives;
-use crate::engine::program::{
-    Aggregate, Choice, Domain, Edits, Node, Op, Repeat, SetBound, SetExpr, Written,
-};
+use crate::engine::program::{Aggregate, Choice, Domain, Edits, Node, Op, SetBound, SetExpr};
 use crate::engine::stack_test::{MAX_TESTS, StackTests};
 use crate::lang::ast::{AggOp, BinOp, balanced};
 
@@ -37,13 +35,7 @@ pub fn optimise(game: &mut Game, fold_steps: bool) {
         history: false,
     };
     for action in &mut game.actions {
-        // What the parts played so far may have written, for the bounds of the next.
-        let mut written = Written::default();
         for part in &mut action.parts {
-            if part.repeat != Repeat::Once {
-                // (A repeating part is reached again after its own effect.)
-                written.add(&part.effect);
-            }
             for choice in &mut part.choices {
                 match choice {
                     Choice::In {
@@ -56,8 +48,7 @@ pub fn optimise(game: &mut Game, fold_steps: bool) {
                         pass.narrow(domain, filter, *slot, false);
                         if let Domain::Cells(set) = domain {
                             let side = pass.board.files.max(pass.board.ranks) as u32;
-                            let links = pass.board.most_links() as u32;
-                            *bound = set_bound(set, links, side, &written);
+                            *bound = set_bound(set, pass.board.most_links() as u32, side);
                         }
                     }
                     Choice::Let(_, node) | Choice::Where(node) => pass.node(node),
@@ -68,7 +59,6 @@ pub fn optimise(game: &mut Game, fold_steps: bool) {
             }
             pass.ops(&mut part.effect);
             part.edits = edits(&part.effect);
-            written.add(&part.effect);
             for case in &mut part.notation {
                 if let Some(when) = &mut case.when {
                     pass.node(when);
@@ -561,21 +551,16 @@ fn fold(node: &mut Node) {
     }
 }
 
-/// What bounds the size of `set` (see [`SetBound`]) in a part reached after effects that
-/// may have `written` some variables; a cell has at most `links` neighbours and a line at
-/// most `side` cells.
-fn set_bound(set: &SetExpr, links: u32, side: u32, written: &Written) -> SetBound {
+/// What bounds the size of `set` (see [`SetBound`]); a cell has at most `links` neighbours
+/// and a line at most `side` cells.
+fn set_bound(set: &SetExpr, links: u32, side: u32) -> SetBound {
     if set.changes_only_at_edits() {
         return SetBound {
             fixed: Some(set.clone()),
             cap: None,
             tops: set.of_tops(),
-            settled: None,
         };
     }
-    // Settled terms that read variables (the others are in `fixed` already, or read
-    // `me` alone and bound nothing tighter).
-    let settled = |t: &SetExpr| t.settled(written) && !t.settled(&Written::every());
     let cap = |s: &SetExpr| match s {
         SetExpr::Single(_) => Some(1),
         SetExpr::Adjacent(..) | SetExpr::Neighbours(..) => Some(links),
@@ -592,20 +577,16 @@ fn set_bound(set: &SetExpr, links: u32, side: u32, written: &Written) -> SetBoun
                 .collect();
             let caps = terms.iter().filter(|(negated, _)| !negated);
             let fixed = (!fixed.is_empty()).then(|| SetExpr::Conj(fixed.into()));
-            let kept: Vec<(bool, SetExpr)> =
-                caps.clone().filter(|(_, t)| settled(t)).cloned().collect();
             SetBound {
                 tops: fixed.as_ref().is_some_and(SetExpr::of_tops),
                 fixed,
                 cap: caps.filter_map(|(_, t)| cap(t)).min(),
-                settled: (!kept.is_empty()).then(|| SetExpr::Conj(kept.into())),
             }
         }
         s => SetBound {
             fixed: None,
             cap: cap(s),
             tops: false,
-            settled: settled(s).then(|| s.clone()),
         },
     }
 }

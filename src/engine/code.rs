@@ -159,7 +159,7 @@ pub fn compile_game(game: &mut Game) {
                         if let Some(f) = filter {
                             k.wrap(f);
                         }
-                        for set in [&mut bound.fixed, &mut bound.settled].into_iter().flatten() {
+                        if let Some(set) = &mut bound.fixed {
                             k.wrap_set(set);
                         }
                     }

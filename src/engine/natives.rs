@@ -693,15 +693,6 @@ pub fn cells_edited(name: &str) -> Option<Edits> {
     Some(Edits { cells, tops })
 }
 
-/// Whether a value native reads what stays the same throughout a ply (the turn's
-/// counters, which move on only between plies): a later part of the ply reads what the
-/// draw's plan read.
-pub fn constant_in_a_ply(f: NativeFn) -> bool {
-    ["turn", "ply_in_turn", "plies"].iter().any(|name| {
-        lookup(name).any(|n| matches!(n.entry, Entry::Value(g) if std::ptr::fn_addr_eq(g, f)))
-    })
-}
-
 /// The entries with this name (several when a function has optional arguments).
 pub fn lookup(name: &str) -> impl Iterator<Item = &'static Native> + '_ {
     NATIVES.iter().filter(move |n| n.name == name)

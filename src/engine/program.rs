@@ -11,7 +11,7 @@ use super::chain::{Chain, directions_args};
 use super::code::{Code, SetCode};
 use super::effect::Effect;
 use super::eval::eval;
-use super::natives::{self, Ctx, Mut};
+use super::natives::{Ctx, Mut};
 use super::natives::{EffectFn, NativeFn, SetFn};
 
 /// A compiled expression.
@@ -211,86 +211,10 @@ impl SetExpr {
     }
 }
 
-impl SetExpr {
-    /// Whether the set is the same wherever the pieces are, from the draw's plan to the
-    /// part that works it out: it depends on the board alone and on values settled for
-    /// that part (see [`Node::settled`]), such as `cells where v == 0` or the one cell a
-    /// variable names. Its size then bounds a set it is a term of.
-    pub fn settled(&self, written: &Written) -> bool {
-        match self {
-            SetExpr::All | SetExpr::Mask(_) => true,
-            SetExpr::When(n) | SetExpr::Single(n) => n.settled(written),
-            SetExpr::Neighbours(a, _) | SetExpr::Leaps(a, _) => a.settled(written),
-            SetExpr::Adjacent(a, b) | SetExpr::Ray(a, b) => {
-                a.settled(written) && b.settled(written)
-            }
-            SetExpr::Conj(terms) => terms.iter().all(|(_, t)| t.settled(written)),
-            SetExpr::Or(a, b) => a.settled(written) && b.settled(written),
-            SetExpr::Code(code) => code.set.settled(written),
-            _ => false,
-        }
-    }
-}
-
-/// The variables that the effects of a ply's earlier parts may have written by the time
-/// a part is reached: a condition on the others reads the same at plan time as when the
-/// part works its sets out, so random draws may bound the part's slots with it.
-#[derive(Clone, Debug, Default)]
-pub struct Written {
-    /// Every variable (a variable per player or kind, written at an index).
-    all: bool,
-    vars: Vec<u16>,
-}
-
-impl Written {
-    /// Every variable.
-    pub fn every() -> Written {
-        Written {
-            all: true,
-            vars: Vec::new(),
-        }
-    }
-
-    /// What `ops` may write, added.
-    pub fn add(&mut self, ops: &[Op]) {
-        for op in ops {
-            match op {
-                Op::SetVar(v, _) => self.vars.push(*v),
-                Op::SetVarAt(..) => self.all = true,
-                Op::If(_, t, f) => {
-                    self.add(t);
-                    self.add(f);
-                }
-                Op::For { body, .. } => self.add(body),
-                Op::Let(..) | Op::Effect(..) => {}
-            }
-        }
-    }
-
-    fn has(&self, var: u16) -> bool {
-        self.all || self.vars.contains(&var)
-    }
-}
-
 impl Node {
     /// Whether the value is the same throughout a ply: a constant or `me`.
     pub fn is_fixed(&self) -> bool {
         matches!(self, Node::Const(_) | Node::Me)
-    }
-
-    /// Whether the value is settled before a part's choices are made and is the same at
-    /// the draw's plan: a constant, `me`, the turn's counters, a variable that the
-    /// earlier parts' effects have not `written`, and arithmetic on them.
-    pub fn settled(&self, written: &Written) -> bool {
-        match self {
-            Node::Const(_) | Node::Me => true,
-            Node::Var(v) => !written.has(*v),
-            Node::Not(x) | Node::Neg(x) => x.settled(written),
-            Node::Binary(_, a, b) => a.settled(written) && b.settled(written),
-            Node::If(c, t, f) => c.settled(written) && t.settled(written) && f.settled(written),
-            Node::Call(f, args) => args.is_empty() && natives::constant_in_a_ply(*f),
-            _ => false,
-        }
     }
 }
 
@@ -472,17 +396,12 @@ pub enum Choice {
 /// only the position (`fixed`, which changes by at most one cell per cell edited) and the
 /// terms with a size of their own (`cap`: one cell, a cell's neighbours) each bound it.
 /// Where `fixed` is a set of tops ([`SetExpr::of_tops`]), it gains at most
-/// [`Edits::tops`] cells rather than one per cell edited. The terms that no earlier
-/// effect changes but that read variables (`settled`: a condition on the turn, the one
-/// cell a variable names) bound it by their size at plan time, gaining nothing.
+/// [`Edits::tops`] cells rather than one per cell edited.
 #[derive(Clone, Debug, Default)]
 pub struct SetBound {
     pub fixed: Option<SetExpr>,
     pub cap: Option<u32>,
     pub tops: bool,
-    /// The terms that read variables or the turn and no earlier effect changes
-    /// ([`SetExpr::settled`]).
-    pub settled: Option<SetExpr>,
 }
 
 /// What an effect can do to the sets of a later part, where that is bounded: change the

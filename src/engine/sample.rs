@@ -901,10 +901,7 @@ fn set_bound(bound: &SetBound, c: &Ctx, edits: Option<Edits>) -> u64 {
         }
         _ => cells,
     };
-    let settled = bound.settled.as_ref().map_or(cells, |set| {
-        with_cells(set, c, &mut [], |s, _| cellset::count(s)) as u64
-    });
-    fixed.min(settled).min(bound.cap.map_or(cells, u64::from))
+    fixed.min(bound.cap.map_or(cells, u64::from))
 }
 
 /// Appends a mask of directions to the sets as a set of `w` words (the directions in the
