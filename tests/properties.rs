@@ -517,6 +517,86 @@ notation = '{from}-{to}'
     assert_uniform(&g, &g.start(), "a piece and its way");
 }
 
+#[test]
+fn drawn_plies_are_uniform_when_a_later_part_reads_variables() {
+    // The second part's set reads `spent` and `mark`, which only later parts write: every
+    // piece of mine, the one on `mark`, or none (from the fourth removal on). The third
+    // part reads `last`, which the first part writes, and `spent`, which the second part
+    // writes: a draw that bounded their slots with the values before the ply would miss
+    // plies.
+    let g = small_game(
+        "marks",
+        4,
+        4,
+        r#"
+[vars.global]
+last = "cell"
+mark = "cell"
+spent = 0
+
+[[setup]]
+put = "p"
+owner = "one"
+at = ["a1", "c1"]
+
+[[setup]]
+put = "p"
+owner = "two"
+at = ["a4", "d4"]
+
+[[actions]]
+name = "step"
+choose = ['from in cells where owner(from) == me', 'to in adjacent(from) where empty(to)']
+effect = 'move(from, to); last = to'
+notation = '{from}-{to}'
+
+[[actions.then]]
+optional = true
+choose = ['r in cells where owner(r) == me && (spent < 2 || r == mark) && spent < 4']
+effect = 'remove(r); spent = spent + 1'
+notation = ' x{r}'
+
+[[actions.then]]
+optional = true
+choose = ['q in adjacent(last) where empty(q) && (spent == 1 || spent == 3)']
+effect = 'place(q, p, me); mark = q'
+notation = ' +{q}'
+"#,
+    );
+    // From the start: a1 steps to a2, b1 or b2 and c1 to b1, b2, c2, d1 or d2; each step
+    // alone, or removing either piece of mine and then putting one on an empty cell next
+    // to where the step went, or not.
+    let texts: Vec<String> = g
+        .legal_with_notation(&g.start())
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect();
+    assert!(texts.contains(&"a1-b2 xc1 +c3".to_string()));
+    assert!(!texts.iter().any(|t| t.starts_with("a1-b2 +")));
+    // Per step, 1 + (1 + the empty cells next to it once the piece on it is removed) +
+    // (1 + those while it stays): a1-a2 1+6+6, a1-b1 1+6+5 (c1 still there), a1-b2
+    // 1+9+8, c1-b1 1+6+5 (a1 still there), c1-b2 1+9+8, c1-c2 1+9+9, c1-d1 1+4+4,
+    // c1-d2 1+6+6.
+    assert_eq!(texts.len(), 13 + 12 + 18 + 12 + 18 + 19 + 9 + 13);
+    assert_uniform(
+        &g,
+        &g.start(),
+        "a later part that reads variables, at the start",
+    );
+    let positions = sample_positions(&g, 2, 400, 24, |_| true);
+    let removing = |s: &rulebook::engine::state::State| {
+        g.legal_with_notation(s)
+            .iter()
+            .filter(|(t, _)| t.contains(" x"))
+            .count()
+    };
+    assert!(positions.iter().any(|s| removing(s) == 0));
+    assert!(positions.iter().any(|s| removing(s) > 0));
+    for s in &positions {
+        assert_uniform(&g, s, "a later part that reads variables");
+    }
+}
+
 /// Asserts that drawing from `state` is uniform over its legal plies: 200 draws a ply, and
 /// a chi-square statistic within six standard deviations of its mean (p < 1e-8 for a fair
 /// draw, so the test does not flake), or, for a biased draw, far above it.
