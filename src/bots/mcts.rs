@@ -27,8 +27,17 @@
 //!   scored by `[eval]` instead of being played to the end: random plies say little in
 //!   games where a random player hangs its pieces, and the heuristic says much.
 //!
-//! The ply played is the most visited child of the root; [`Advice`] says how many visits
-//! that is, out of how many, and the mean reward behind it with its interval.
+//! - **a solver** (MCTS-Solver): a node where the game ends with one winner is proven
+//!   won by that player, and so is its parent when the parent's mover chose it, or when
+//!   every ply of the parent is a child won by the same player. Selection passes over the
+//!   children proven won by another player, an iteration that reaches a proven node
+//!   scores it without a playout, and a node whose children are all lost may grow past
+//!   what widening allows. A ply that lets the opponent win at once is proven lost as
+//!   soon as the reply that wins is in the tree.
+//!
+//! The ply played is the most visited child of the root among those proven won, if any,
+//! else among those not proven lost; [`Advice`] says how many visits that is, out of how
+//! many, and the mean reward behind it with its interval.
 
 use std::cmp::Reverse;
 use std::collections::VecDeque;
@@ -152,6 +161,9 @@ const NONE: u32 = u32::MAX;
 
 /// The number of legal plies of a node whose plies were never listed.
 const UNKNOWN: u32 = u32::MAX;
+
+/// The winner of a node whose value is not proven.
+const UNPROVEN: u8 = u8::MAX;
 
 impl MctsBot {
     /// A bot with the given budget and the default settings.
@@ -280,6 +292,11 @@ struct Node {
     reward: f64,
     /// The player to move in the node's position.
     mover: u8,
+    /// The player who wins from this position whatever the others do, once the search
+    /// has proven it (else [`UNPROVEN`]): the game ends there with that player alone
+    /// winning, or its mover has a child it wins, or every ply of it is a child that the
+    /// same player wins (MCTS-Solver, Winands et al. 2008).
+    won_by: u8,
 }
 
 impl Node {
@@ -295,6 +312,7 @@ impl Node {
             visits: 0,
             reward: 0.0,
             mover,
+            won_by: UNPROVEN,
         }
     }
 }
@@ -499,7 +517,7 @@ impl Tree {
             let index = nodes.len() as u32;
             let o = &mut self.nodes[old];
             let mut n = Node::new(o.ply.clone(), parent, o.mover);
-            (n.legal, n.visits, n.reward) = (o.legal, o.visits, o.reward);
+            (n.legal, n.visits, n.reward, n.won_by) = (o.legal, o.visits, o.reward, o.won_by);
             if o.ranked != NONE {
                 n.ranked = ranked.len() as u32;
                 ranked.push(std::mem::replace(
@@ -632,8 +650,10 @@ impl Tree {
         index as usize
     }
 
-    /// The child of `node` with the best UCT value for the player who moves at `node`.
+    /// The child of `node` with the best UCT value for the player who moves at `node`,
+    /// passing over the children proven won by another player while any other is left.
     fn select(&self, node: usize, c: f64) -> usize {
+        let mover = self.nodes[node].mover;
         let log_n = f64::from(self.nodes[node].visits.max(1)).ln();
         let mut best = self.nodes[node].first_child;
         let mut best_value = f64::NEG_INFINITY;
@@ -641,7 +661,12 @@ impl Tree {
         while child != NONE {
             let ch = &self.nodes[child as usize];
             let n = f64::from(ch.visits.max(1));
-            let value = ch.reward / n + c * (log_n / n).sqrt();
+            let lost = ch.won_by != UNPROVEN && ch.won_by != mover;
+            let value = if lost {
+                f64::MIN
+            } else {
+                ch.reward / n + c * (log_n / n).sqrt()
+            };
             if value > best_value {
                 best_value = value;
                 best = child;
@@ -649,6 +674,48 @@ impl Tree {
             child = ch.next_sibling;
         }
         best as usize
+    }
+
+    /// Whether every child of `node` is proven won by a player other than its mover: it
+    /// may then grow a child past what widening allows, a ply that may not lose.
+    fn all_lost(&self, node: usize) -> bool {
+        let mover = self.nodes[node].mover;
+        let mut child = self.nodes[node].first_child;
+        while child != NONE {
+            let ch = &self.nodes[child as usize];
+            if ch.won_by == UNPROVEN || ch.won_by == mover {
+                return false;
+            }
+            child = ch.next_sibling;
+        }
+        true
+    }
+
+    /// Proves what can be proven above `node`, whose winner was just proven: its parent
+    /// when its mover chose it (that player wins there too), or when every ply of the
+    /// parent is a child won by the same player; then on up while proofs follow.
+    fn prove_up(&mut self, mut node: usize) {
+        loop {
+            let (parent, winner) = (self.nodes[node].parent, self.nodes[node].won_by);
+            if parent == NONE || self.nodes[parent as usize].won_by != UNPROVEN {
+                return;
+            }
+            let p = &self.nodes[parent as usize];
+            let all_children = p.legal != UNKNOWN && p.children == p.legal && {
+                let mut child = p.first_child;
+                let mut same = true;
+                while child != NONE && same {
+                    same = self.nodes[child as usize].won_by == winner;
+                    child = self.nodes[child as usize].next_sibling;
+                }
+                same
+            };
+            if p.mover != winner && !all_children {
+                return;
+            }
+            self.nodes[parent as usize].won_by = winner;
+            node = parent as usize;
+        }
     }
 
     /// One iteration from `root`: down the tree by UCT until a node may grow a child (its
@@ -666,9 +733,10 @@ impl Tree {
     ) {
         scratch.clone_from(root);
         let mut node = 0;
-        while scratch.outcome.is_none() {
+        while scratch.outcome.is_none() && self.nodes[node].won_by == UNPROVEN {
             let n = &self.nodes[node];
-            if n.children < n.legal && n.children < allowed(n.visits, settings.widen) {
+            let widen = n.children < allowed(n.visits, settings.widen) || self.all_lost(node);
+            if n.children < n.legal && widen {
                 if n.ranked == NONE && n.visits >= PRIOR_VISITS {
                     self.rank(game, node, scratch, probe, rng, || false);
                 }
@@ -684,10 +752,25 @@ impl Tree {
             node = self.select(node, settings.c);
             game.play(scratch, &self.nodes[node].ply);
         }
-        let cutoff = settings.cutoff_in(game);
-        let limit = cutoff.map_or(settings.playout_cap, |c| c.min(settings.playout_cap));
-        game.playout(scratch, rng, limit);
-        self.score(game, scratch, cutoff.is_some(), rewards);
+        let won_by = match &scratch.outcome {
+            Some(o) if o.winners.len() == 1 => o.winners[0],
+            _ => self.nodes[node].won_by,
+        };
+        if won_by != UNPROVEN {
+            // The game ends here, or its result is proven: no playout can say more.
+            rewards.clear();
+            rewards.resize(game.players.len(), 0.0);
+            rewards[won_by as usize] = 1.0;
+            if self.nodes[node].won_by == UNPROVEN {
+                self.nodes[node].won_by = won_by;
+                self.prove_up(node);
+            }
+        } else {
+            let cutoff = settings.cutoff_in(game);
+            let limit = cutoff.map_or(settings.playout_cap, |c| c.min(settings.playout_cap));
+            game.playout(scratch, rng, limit);
+            self.score(game, scratch, cutoff.is_some(), rewards);
+        }
         loop {
             let n = &mut self.nodes[node];
             n.visits += 1;
@@ -792,29 +875,37 @@ impl MctsBot {
 
     /// The root's children over all trees, added up by ply (in the order the first tree
     /// that has each lists it, so the result does not depend on thread timing), and the
-    /// most visited; ties go to the better mean.
+    /// most visited of those proven won if any, else of those not proven lost; ties go
+    /// to the better mean.
     fn advice(&self) -> Option<Advice> {
         let mut index: FxHashMap<&Ply, usize> = FxHashMap::default();
-        let mut merged: Vec<(&Ply, u64, f64)> = Vec::new();
+        // Per ply: visits, rewards, and 1 if a tree proved it won, -1 lost, 0 neither.
+        let mut merged: Vec<(&Ply, u64, f64, i8)> = Vec::new();
         for w in &self.workers {
             let tree = &w.tree;
-            let mut child = tree.nodes.first().map_or(NONE, |r| r.first_child);
+            let Some(root) = tree.nodes.first() else {
+                continue;
+            };
+            let mut child = root.first_child;
             while child != NONE {
                 let n = &tree.nodes[child as usize];
                 let i = *index.entry(&n.ply).or_insert_with(|| {
-                    merged.push((&n.ply, 0, 0.0));
+                    merged.push((&n.ply, 0, 0.0, 0));
                     merged.len() - 1
                 });
                 merged[i].1 += u64::from(n.visits);
                 merged[i].2 += n.reward;
+                if n.won_by != UNPROVEN {
+                    merged[i].3 = if n.won_by == root.mover { 1 } else { -1 };
+                }
                 child = n.next_sibling;
             }
         }
         let total = merged.iter().map(|m| m.1).sum();
-        let mean = |m: &(&Ply, u64, f64)| m.2 / m.1.max(1) as f64;
-        let mut best: Option<&(&Ply, u64, f64)> = None;
+        let mean = |m: &(&Ply, u64, f64, i8)| m.2 / m.1.max(1) as f64;
+        let mut best: Option<&(&Ply, u64, f64, i8)> = None;
         for m in &merged {
-            if best.is_none_or(|b| (m.1, mean(m)) > (b.1, mean(b))) {
+            if best.is_none_or(|b| (m.3, m.1, mean(m)) > (b.3, b.1, mean(b))) {
                 best = Some(m);
             }
         }
