@@ -270,7 +270,7 @@ fn greedy_and_alphabeta_avoid_a_loss_in_two() {
     // Bounce 6x6 positions where no ply wins at once, at least 12 plies are legal, and at
     // most a third of them do not hand the opponent a win: alpha-beta must pick one of
     // those few, and so must greedy, which checks the replies of the plies it likes best.
-    // (MCTS: the next test.)
+    // (MCTS: `mcts_proves_a_ply_lost_once_the_reply_that_wins_is_in_its_tree`.)
     let g = game("bounce", &[("size", "6")]);
     let positions = find_positions(&g, 3, |s, legal| {
         if legal.len() < 12 || legal.iter().any(|p| wins(&g, s, p, s.to_move)) {
@@ -619,10 +619,11 @@ fn a_game_file_sets_how_many_plies_mcts_plays_before_scoring_by_its_eval() {
 
 #[test]
 fn mcts_proves_a_ply_lost_once_the_reply_that_wins_is_in_its_tree() {
-    // The positions of the test above, more of them: with 1,000 iterations and three
-    // seeds each, MCTS without its solver handed the opponent a win in 18 of 60 of these
-    // choices (16 of 60 with 2,000), with it in none. A reply that wins ends the game in
-    // the tree; that proves the ply before it lost, and the search never picks it again.
+    // The positions of `greedy_and_alphabeta_avoid_a_loss_in_two`, more of them: with
+    // 1,000 iterations and three seeds each, MCTS without its solver handed the opponent
+    // a win in 18 of 60 of these choices (16 of 60 with 2,000), with it in none. A reply
+    // that wins ends the game in the tree; that proves the ply before it lost, and the
+    // search never picks it again.
     let g = game("bounce", &[("size", "6")]);
     let positions = find_positions(&g, 20, |s, legal| {
         if legal.len() < 12 || legal.iter().any(|p| wins(&g, s, p, s.to_move)) {
@@ -645,4 +646,31 @@ fn mcts_proves_a_ply_lost_once_the_reply_that_wins_is_in_its_tree() {
             );
         }
     }
+}
+
+#[test]
+fn mcts_proves_a_fork_won_and_stops_searching() {
+    use rulebook::bots::mcts::{Budget, MctsBot};
+    // Tic-tac-toe, x on a1 and c3, o on b2 and c1, x to move: a3 blocks o's diagonal and
+    // threatens both a2 and b3, so every reply of o loses. Proving it takes every reply
+    // of o in the tree, each proven lost by the win after it, and then the node of a3
+    // proven won because all its plies are; the root follows, and the search stops long
+    // before its budget.
+    let g = game("tictactoe", &[]);
+    let mut s = g.start();
+    for text in ["a1", "b2", "c3", "c1"] {
+        let ply = g
+            .legal_with_notation(&s)
+            .into_iter()
+            .find(|(t, _)| t == text)
+            .unwrap_or_else(|| panic!("{text} is legal"))
+            .1;
+        g.play(&mut s, &ply);
+    }
+    let budget = 100_000;
+    let mut bot = MctsBot::new(1, Budget::Iterations(budget));
+    let (advice, iterations) = bot.search(&g, &s);
+    let advice = advice.expect("a ply");
+    assert_eq!(g.notation(&s, &advice.ply), "a3");
+    assert!(iterations < budget / 10, "{iterations} iterations");
 }

@@ -36,8 +36,9 @@
 //!   soon as the reply that wins is in the tree.
 //!
 //! The ply played is the most visited child of the root among those proven won, if any,
-//! else among those not proven lost; [`Advice`] says how many visits that is, out of how
-//! many, and the mean reward behind it with its interval.
+//! else among those not proven lost, else (every ply proven lost) the most visited;
+//! [`Advice`] says how many visits that is, out of how many, and the mean reward behind
+//! it with its interval. A search whose root is proven stops there.
 
 use std::cmp::Reverse;
 use std::collections::VecDeque;
@@ -261,7 +262,8 @@ pub struct Advice {
 
 impl Advice {
     /// The share of the root's iterations that went through the ply: the search's own
-    /// measure of how sure it is, as the ply played is the most visited.
+    /// measure of how sure it is, as the ply played is the most visited (of the plies
+    /// proven won, if any, else of those not proven lost).
     pub fn share(&self) -> f64 {
         self.visits as f64 / self.total.max(1) as f64
     }
@@ -399,7 +401,13 @@ impl Worker {
                 Budget::Iterations(n) => iterations < n,
                 Budget::Time(_) => !time_up(&mut timer) || iterations == 0,
             };
-            if !more || tree.nodes.len() >= limits.nodes || limits.stop.load(Ordering::Relaxed) {
+            // A proven root has nothing left to search.
+            let proven = tree.nodes[0].won_by != UNPROVEN && iterations > 0;
+            if !more
+                || proven
+                || tree.nodes.len() >= limits.nodes
+                || limits.stop.load(Ordering::Relaxed)
+            {
                 break;
             }
             tree.iterate(game, state, scratch, probe, rng, rewards, settings);
@@ -457,7 +465,9 @@ impl Tree {
         if state.plies > old.plies && state.plies - old.plies <= REUSE_DEPTH {
             let mut plays = REUSE_PLAYS;
             if let Some(node) = self.find(game, 0, &old, state, &mut plays) {
-                self.keep(node);
+                // Equal positions reached by other plies have other pasts: where the
+                // game reads its history, what was proven under one may not hold.
+                self.keep(node, !state.keeps_history());
                 self.root = Some(state.clone());
                 return;
             }
@@ -467,7 +477,7 @@ impl Tree {
 
     /// The node under `node` (whose position is `at`) whose position is `target`,
     /// searched depth first, the most visited children first: the ply the bot played
-    /// last is its most visited, so the search rarely looks anywhere else.
+    /// last is usually its most visited, so the search rarely looks anywhere else.
     fn find(
         &self,
         game: &Game,
@@ -508,8 +518,9 @@ impl Tree {
         out
     }
 
-    /// Keeps only the subtree of `top`, which becomes the root.
-    fn keep(&mut self, top: usize) {
+    /// Keeps only the subtree of `top`, which becomes the root, and what its nodes were
+    /// proven to be if `proofs`.
+    fn keep(&mut self, top: usize, proofs: bool) {
         let mut nodes: Vec<Node> = Vec::new();
         let mut ranked: Vec<Ranked> = Vec::new();
         let mut queue = VecDeque::from([(top, NONE)]);
@@ -517,7 +528,10 @@ impl Tree {
             let index = nodes.len() as u32;
             let o = &mut self.nodes[old];
             let mut n = Node::new(o.ply.clone(), parent, o.mover);
-            (n.legal, n.visits, n.reward, n.won_by) = (o.legal, o.visits, o.reward, o.won_by);
+            (n.legal, n.visits, n.reward) = (o.legal, o.visits, o.reward);
+            if proofs {
+                n.won_by = o.won_by;
+            }
             if o.ranked != NONE {
                 n.ranked = ranked.len() as u32;
                 ranked.push(std::mem::replace(
@@ -651,23 +665,20 @@ impl Tree {
     }
 
     /// The child of `node` with the best UCT value for the player who moves at `node`,
-    /// passing over the children proven won by another player while any other is left.
+    /// among the children not proven won by another player while any is left (with
+    /// three or more players, a node whose plies all lose may still decide who wins).
     fn select(&self, node: usize, c: f64) -> usize {
         let mover = self.nodes[node].mover;
         let log_n = f64::from(self.nodes[node].visits.max(1)).ln();
         let mut best = self.nodes[node].first_child;
-        let mut best_value = f64::NEG_INFINITY;
+        let mut best_value = (false, f64::NEG_INFINITY);
         let mut child = best;
         while child != NONE {
             let ch = &self.nodes[child as usize];
             let n = f64::from(ch.visits.max(1));
-            let lost = ch.won_by != UNPROVEN && ch.won_by != mover;
-            let value = if lost {
-                f64::MIN
-            } else {
-                ch.reward / n + c * (log_n / n).sqrt()
-            };
-            if value > best_value {
+            let open = ch.won_by == UNPROVEN || ch.won_by == mover;
+            let value = (open, ch.reward / n + c * (log_n / n).sqrt());
+            if value.0 && !best_value.0 || value.0 == best_value.0 && value.1 > best_value.1 {
                 best_value = value;
                 best = child;
             }
@@ -691,35 +702,46 @@ impl Tree {
         true
     }
 
-    /// Proves what can be proven above `node`, whose winner was just proven: its parent
-    /// when its mover chose it (that player wins there too), or when every ply of the
-    /// parent is a child won by the same player; then on up while proofs follow.
-    fn prove_up(&mut self, mut node: usize) {
+    /// The player who wins every ply of `node`, if every ply is a child (its plies
+    /// counted) proven won by that one player.
+    fn won_by_children(&self, node: usize) -> Option<u8> {
+        let n = &self.nodes[node];
+        if n.legal == UNKNOWN || n.children != n.legal || n.first_child == NONE {
+            return None;
+        }
+        let winner = self.nodes[n.first_child as usize].won_by;
+        let mut child = n.first_child;
+        while child != NONE {
+            if self.nodes[child as usize].won_by != winner {
+                return None;
+            }
+            child = self.nodes[child as usize].next_sibling;
+        }
+        (winner != UNPROVEN).then_some(winner)
+    }
+
+    /// Proves `node` won by `winner`, then what that proves above it: its parent when
+    /// its mover chose it (that player wins there too), or when every ply of the parent
+    /// is a child won by the same player; and on up while proofs follow.
+    fn prove(&mut self, mut node: usize, winner: u8) {
+        self.nodes[node].won_by = winner;
         loop {
-            let (parent, winner) = (self.nodes[node].parent, self.nodes[node].won_by);
+            let parent = self.nodes[node].parent;
             if parent == NONE || self.nodes[parent as usize].won_by != UNPROVEN {
                 return;
             }
-            let p = &self.nodes[parent as usize];
-            let all_children = p.legal != UNKNOWN && p.children == p.legal && {
-                let mut child = p.first_child;
-                let mut same = true;
-                while child != NONE && same {
-                    same = self.nodes[child as usize].won_by == winner;
-                    child = self.nodes[child as usize].next_sibling;
-                }
-                same
-            };
-            if p.mover != winner && !all_children {
+            let parent = parent as usize;
+            if self.nodes[parent].mover != winner && self.won_by_children(parent) != Some(winner) {
                 return;
             }
-            self.nodes[parent as usize].won_by = winner;
-            node = parent as usize;
+            self.nodes[parent].won_by = winner;
+            node = parent;
         }
     }
 
     /// One iteration from `root`: down the tree by UCT until a node may grow a child (its
-    /// widening allows one and it has a ply left), add it, play out from it, back up.
+    /// widening allows one and it has a ply left), add it, play out from it (or score it
+    /// without a playout where the game ends or the result is proven), back up.
     #[allow(clippy::too_many_arguments)]
     fn iterate(
         &mut self,
@@ -735,8 +757,9 @@ impl Tree {
         let mut node = 0;
         while scratch.outcome.is_none() && self.nodes[node].won_by == UNPROVEN {
             let n = &self.nodes[node];
-            let widen = n.children < allowed(n.visits, settings.widen) || self.all_lost(node);
-            if n.children < n.legal && widen {
+            if n.children < n.legal
+                && (n.children < allowed(n.visits, settings.widen) || self.all_lost(node))
+            {
                 if n.ranked == NONE && n.visits >= PRIOR_VISITS {
                     self.rank(game, node, scratch, probe, rng, || false);
                 }
@@ -745,6 +768,11 @@ impl Tree {
                     node = self.add_child(node, ply, scratch.to_move);
                     break;
                 }
+            }
+            // Its plies may have just been counted, every one of them a proven child.
+            if let Some(winner) = self.won_by_children(node) {
+                self.prove(node, winner);
+                break;
             }
             if self.nodes[node].children == 0 {
                 break;
@@ -762,8 +790,7 @@ impl Tree {
             rewards.resize(game.players.len(), 0.0);
             rewards[won_by as usize] = 1.0;
             if self.nodes[node].won_by == UNPROVEN {
-                self.nodes[node].won_by = won_by;
-                self.prove_up(node);
+                self.prove(node, won_by);
             }
         } else {
             let cutoff = settings.cutoff_in(game);
@@ -819,8 +846,9 @@ impl Tree {
 }
 
 impl MctsBot {
-    /// Searches from `state` within the budget, even when the choice is forced; returns
-    /// the most visited ply with its statistics, and how many iterations were run over
+    /// Searches from `state` within the budget (less once the root is proven), even when
+    /// the choice is forced; returns the ply to play (see the module's documentation)
+    /// with its statistics, and how many iterations were run over
     /// all threads (`rulebook bench` measures the bot with it, the REPL's `hint`
     /// explains itself). A ply that wins at once is returned without a search (0 visits,
     /// score 1): among many plies, random playouts can leave it too few visits to be
@@ -875,8 +903,8 @@ impl MctsBot {
 
     /// The root's children over all trees, added up by ply (in the order the first tree
     /// that has each lists it, so the result does not depend on thread timing), and the
-    /// most visited of those proven won if any, else of those not proven lost; ties go
-    /// to the better mean.
+    /// most visited of those proven won if any, else of those not proven lost, else of
+    /// all; ties go to the better mean.
     fn advice(&self) -> Option<Advice> {
         let mut index: FxHashMap<&Ply, usize> = FxHashMap::default();
         // Per ply: visits, rewards, and 1 if a tree proved it won, -1 lost, 0 neither.

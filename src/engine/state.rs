@@ -866,6 +866,12 @@ impl State {
         self.history.iter().filter(|(_, h)| *h == now).count() as i64
     }
 
+    /// Whether the position keeps its history (the game asks about repetitions): two
+    /// equal positions may then differ in what their pasts allow.
+    pub fn keeps_history(&self) -> bool {
+        self.hashing
+    }
+
     /// Whether the board (the stacks alone) is one recorded before.
     pub fn board_repeated(&self) -> bool {
         self.hashing && self.history.iter().any(|(b, _)| *b == self.board_hash)
