@@ -272,21 +272,36 @@ fn greedy_and_alphabeta_avoid_a_loss_in_two() {
     // those few, and so must greedy, which checks the replies of the plies it likes best.
     // (MCTS: `mcts_proves_a_ply_lost_once_the_reply_that_wins_is_in_its_tree`.)
     let g = game("bounce", &[("size", "6")]);
-    let positions = find_positions(&g, 3, |s, legal| {
-        if legal.len() < 12 || legal.iter().any(|p| wins(&g, s, p, s.to_move)) {
+    let positions = few_safe_plies(&g, 3, 12, 3);
+    for spec in ["greedy", "alphabeta:depth=2", "alphabeta:ms=200"] {
+        assert_hands_no_win(&g, &positions, spec, 5..6);
+    }
+}
+
+/// Positions of seeded random games where no ply wins at once, at least `least` plies
+/// are legal, and at most one in `one_in` of them does not hand the opponent a win (but
+/// one does), `wanted` of them.
+fn few_safe_plies(g: &Game, wanted: usize, least: usize, one_in: usize) -> Vec<State> {
+    find_positions(g, wanted, |s, legal| {
+        if legal.len() < least || legal.iter().any(|p| wins(g, s, p, s.to_move)) {
             return false;
         }
-        let safe = legal.iter().filter(|p| !hands_a_win(&g, s, p)).count();
-        safe >= 1 && safe * 3 <= legal.len()
-    });
+        let safe = legal.iter().filter(|p| !hands_a_win(g, s, p)).count();
+        safe >= 1 && safe * one_in <= legal.len()
+    })
+}
+
+/// Asserts that the bot `spec`, with each of the `seeds`, hands the opponent no win at
+/// once from any of `positions`.
+fn assert_hands_no_win(g: &Game, positions: &[State], spec: &str, seeds: std::ops::Range<u64>) {
     for (i, s) in positions.iter().enumerate() {
-        for spec in ["greedy", "alphabeta:depth=2", "alphabeta:ms=200"] {
-            let ply = bots::from_spec(spec, 5).unwrap().choose(&g, s).unwrap();
+        for seed in seeds.clone() {
+            let ply = bots::from_spec(spec, seed).unwrap().choose(g, s).unwrap();
             assert!(
-                !hands_a_win(&g, s, &ply),
-                "position {i}: {spec} played {}, which hands the opponent a win\n{}",
+                !hands_a_win(g, s, &ply),
+                "position {i}, seed {seed}: {spec} played {}, which hands the opponent a win\n{}",
                 g.notation(s, &ply),
-                rulebook::render::board::render(&g, s)
+                rulebook::render::board::render(g, s)
             );
         }
     }
@@ -297,27 +312,8 @@ fn greedy_refuses_a_ply_that_hands_a_win_in_clobber_where_its_eval_cannot_see_it
     // Clobber's last mover wins; positions with at least 4 plies, none winning at once,
     // where at most half do not let the opponent move last at once.
     let g = game("clobber", &[]);
-    let positions = find_positions(&g, 3, |s, legal| {
-        if legal.len() < 4 || legal.iter().any(|p| wins(&g, s, p, s.to_move)) {
-            return false;
-        }
-        let safe = legal.iter().filter(|p| !hands_a_win(&g, s, p)).count();
-        safe >= 1 && safe * 2 <= legal.len()
-    });
-    for (i, s) in positions.iter().enumerate() {
-        for seed in 0..4 {
-            let ply = bots::from_spec("greedy", seed)
-                .unwrap()
-                .choose(&g, s)
-                .unwrap();
-            assert!(
-                !hands_a_win(&g, s, &ply),
-                "position {i}, seed {seed}: greedy played {}\n{}",
-                g.notation(s, &ply),
-                rulebook::render::board::render(&g, s)
-            );
-        }
-    }
+    let positions = few_safe_plies(&g, 3, 4, 2);
+    assert_hands_no_win(&g, &positions, "greedy", 0..4);
 }
 
 #[test]
@@ -625,27 +621,8 @@ fn mcts_proves_a_ply_lost_once_the_reply_that_wins_is_in_its_tree() {
     // that wins ends the game in the tree; that proves the ply before it lost, and the
     // search never picks it again.
     let g = game("bounce", &[("size", "6")]);
-    let positions = find_positions(&g, 20, |s, legal| {
-        if legal.len() < 12 || legal.iter().any(|p| wins(&g, s, p, s.to_move)) {
-            return false;
-        }
-        let safe = legal.iter().filter(|p| !hands_a_win(&g, s, p)).count();
-        safe >= 1 && safe * 3 <= legal.len()
-    });
-    for (i, s) in positions.iter().enumerate() {
-        for seed in 0..3 {
-            let ply = bots::from_spec("mcts:iters=1000", seed)
-                .unwrap()
-                .choose(&g, s)
-                .unwrap();
-            assert!(
-                !hands_a_win(&g, s, &ply),
-                "position {i}, seed {seed}: MCTS played {}, which hands the opponent a win\n{}",
-                g.notation(s, &ply),
-                rulebook::render::board::render(&g, s)
-            );
-        }
-    }
+    let positions = few_safe_plies(&g, 20, 12, 3);
+    assert_hands_no_win(&g, &positions, "mcts:iters=1000", 0..3);
 }
 
 #[test]
