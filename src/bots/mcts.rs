@@ -768,11 +768,13 @@ impl Tree {
                     node = self.add_child(node, ply, scratch.to_move);
                     break;
                 }
-            }
-            // Its plies may have just been counted, every one of them a proven child.
-            if let Some(winner) = self.won_by_children(node) {
-                self.prove(node, winner);
-                break;
+                // No ply left to grow: its plies were just counted, and every one may be
+                // a child proven already (a child proven later proves it through
+                // `prove`).
+                if let Some(winner) = self.won_by_children(node) {
+                    self.prove(node, winner);
+                    break;
+                }
             }
             if self.nodes[node].children == 0 {
                 break;
