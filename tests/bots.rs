@@ -317,6 +317,42 @@ fn greedy_refuses_a_ply_that_hands_a_win_in_clobber_where_its_eval_cannot_see_it
 }
 
 #[test]
+fn clobbers_eval_names_the_winner_once_every_region_is_small() {
+    // The file's `[eval]` claims to know the winner (±1000) once every region with a move
+    // left has at most three stones (sums of ups, downs and stars): a full search of each
+    // such position of seeded random games, on three board sizes, must agree, and so must
+    // the other player's view. The positions include ups and downs (each case was checked
+    // by breaking it: the test then fails).
+    let mut decided = 0;
+    for (columns, rows) in [("5", "6"), ("6", "6"), ("4", "5")] {
+        let g = game("clobber", &[("columns", columns), ("rows", rows)]);
+        let mut memo = HashMap::new();
+        for seed in 0..100u64 {
+            let mut bot = RandomBot::new(seed);
+            let mut s = g.start();
+            while s.outcome.is_none() {
+                let me = s.to_move;
+                let claim = bots::heuristic(&g, &s, me);
+                if claim.abs() == 1000 {
+                    decided += 1;
+                    let truth = perfect_value(&g, &s, me, &mut memo);
+                    let them = bots::heuristic(&g, &s, 1 - me);
+                    assert!(
+                        i64::from(truth) * 1000 == claim && them == -claim,
+                        "{columns}x{rows}, seed {seed}: the eval says {claim} for the player \
+                         to move ({them} for the other), a full search {truth}\n{}",
+                        rulebook::render::board::render(&g, &s)
+                    );
+                }
+                let ply = bot.choose(&g, &s).expect("a ply");
+                g.play(&mut s, &ply);
+            }
+        }
+    }
+    assert!(decided >= 300, "only {decided} positions were decided");
+}
+
+#[test]
 fn search_bots_beat_random_by_a_clear_margin() {
     use rulebook::tournament::{MatchSettings, run};
     let g = game("staqs", &[]);
