@@ -265,6 +265,56 @@ fn every_bot_finds_the_one_winning_ply_among_many() {
     }
 }
 
+/// Whether the player to move at `s` can win alone with plies of its own before turn
+/// `turn` ends (every line tried).
+fn wins_this_turn(g: &Game, s: &State, me: u8, turn: u32) -> bool {
+    if let Some(o) = &s.outcome {
+        return o.winners == [me];
+    }
+    s.turn == turn
+        && s.to_move == me
+        && g.legal_plies(s).iter().any(|ply| {
+            let mut next = s.clone();
+            g.play(&mut next, ply);
+            wins_this_turn(g, &next, me, turn)
+        })
+}
+
+#[test]
+fn mcts_plays_a_win_that_takes_the_rest_of_its_turn() {
+    // Splut! positions at the first step of a three-step turn where no step wins at once
+    // but two or three do (a troll walks to a rock and throws it at a sorcerer), among at
+    // least 12 steps of which at most a third begin such a line: with 50 iterations,
+    // random playouts would rarely find it; MCTS must play a step that begins one.
+    let g = game("splut", &[]);
+    let starts = |s: &State, ply: &Ply| {
+        let mut next = s.clone();
+        g.play(&mut next, ply);
+        wins_this_turn(&g, &next, s.to_move, s.turn)
+    };
+    let positions = find_positions(&g, 3, |s, legal| {
+        s.turn >= 3
+            && s.ply_in_turn == 1
+            && legal.len() >= 12
+            && !legal.iter().any(|p| wins(&g, s, p, s.to_move))
+            && (1..=legal.len() / 3).contains(&legal.iter().filter(|p| starts(s, p)).count())
+    });
+    for (i, s) in positions.iter().enumerate() {
+        for seed in 0..3 {
+            let ply = bots::from_spec("mcts:iters=50", seed)
+                .unwrap()
+                .choose(&g, s)
+                .unwrap();
+            assert!(
+                starts(s, &ply),
+                "position {i}, seed {seed}: mcts played {}, from which no win this turn\n{}",
+                g.notation(s, &ply),
+                rulebook::render::board::render(&g, s)
+            );
+        }
+    }
+}
+
 #[test]
 fn greedy_and_alphabeta_avoid_a_loss_in_two() {
     // Bounce 6x6 positions where no ply wins at once, at least 12 plies are legal, and at

@@ -157,6 +157,10 @@ const REUSE_PLAYS: usize = 20_000;
 /// While ordering a wide root, the clock is read once per this many plies judged.
 const RANK_CLOCK_EVERY: usize = 64;
 
+/// The most positions [`winning_ply`] looks at for a line that wins within the turn (a
+/// whole turn of three plies of about 25 each is some 15,000).
+const TURN_SEARCH: usize = 100_000;
+
 /// A node index that points nowhere.
 const NONE: u32 = u32::MAX;
 
@@ -250,7 +254,8 @@ fn thread_seed(seed: u64, i: u64) -> u64 {
 #[derive(Clone, Debug)]
 pub struct Advice {
     pub ply: Ply,
-    /// Iterations through the ply, over all threads (0: it wins at once, no search ran).
+    /// Iterations through the ply, over all threads (0: it wins within the turn, no search
+    /// ran: see [`winning_ply`]).
     pub visits: u64,
     /// Iterations through any child of the root, over all threads.
     pub total: u64,
@@ -852,9 +857,9 @@ impl MctsBot {
     /// the choice is forced; returns the ply to play (see the module's documentation)
     /// with its statistics, and how many iterations were run over
     /// all threads (`rulebook bench` measures the bot with it, the REPL's `hint`
-    /// explains itself). A ply that wins at once is returned without a search (0 visits,
-    /// score 1): among many plies, random playouts can leave it too few visits to be
-    /// chosen.
+    /// explains itself). A ply that wins within the turn ([`winning_ply`]) is returned
+    /// without a search (0 visits, score 1): among many plies, random playouts can leave
+    /// it too few visits to be chosen.
     pub fn search(&mut self, game: &Game, state: &State) -> (Option<Advice>, u64) {
         self.search_until(game, state, &AtomicBool::new(false))
     }
@@ -949,15 +954,73 @@ impl MctsBot {
     }
 }
 
-/// The first legal ply after which the player to move wins alone, if any.
+/// The first ply of the shortest line of the mover's own plies that wins the game alone
+/// before its turn ends, if one is found within [`TURN_SEARCH`] positions: a ply that
+/// wins at once if there is one, else, in a turn of several plies, the first of two plies
+/// that win (a piece that steps into place, then strikes), and so on.
+///
+/// Random playouts give such a line too few visits to be found among many plies; the
+/// greedy bot, which searches its whole turn, finds every one of them.
 pub fn winning_ply(game: &Game, state: &State) -> Option<Ply> {
-    let me = state.to_move;
+    let mut budget = TURN_SEARCH;
+    let (me, turn) = (state.to_move, state.turn);
+    let plies = game.legal_plies(state);
     let mut next = state.clone();
-    game.legal_plies(state).into_iter().find(|ply| {
+    // Deeper at each pass, so that the shortest win is found first; a pass that leaves no
+    // line open (every turn or game over) is the last.
+    let mut depth = 0;
+    loop {
+        let mut open = false;
+        for ply in &plies {
+            next.clone_from(state);
+            game.play(&mut next, ply);
+            match wins_within(game, &next, me, turn, depth, &mut budget) {
+                Some(true) => return Some(ply.clone()),
+                Some(false) => {}
+                None => open = true,
+            }
+        }
+        if !open || budget == 0 {
+            return None;
+        }
+        depth += 1;
+    }
+}
+
+/// Whether `me` wins alone from `state` by the end of turn `turn`, with at most `depth`
+/// more of its own plies: `Some(true)` it does, `Some(false)` it cannot (the turn or the
+/// game is over, or no line wins), `None` a line is still open at this depth (or the
+/// budget ran out).
+fn wins_within(
+    game: &Game,
+    state: &State,
+    me: u8,
+    turn: u32,
+    depth: u32,
+    budget: &mut usize,
+) -> Option<bool> {
+    if let Some(o) = &state.outcome {
+        return Some(o.winners == [me]);
+    }
+    if state.turn != turn || state.to_move != me {
+        return Some(false);
+    }
+    if depth == 0 || *budget == 0 {
+        return None;
+    }
+    let mut open = false;
+    let mut next = state.clone();
+    for ply in game.legal_plies(state) {
+        *budget = budget.saturating_sub(1);
         next.clone_from(state);
-        game.play(&mut next, ply);
-        next.outcome.as_ref().is_some_and(|o| o.winners == [me])
-    })
+        game.play(&mut next, &ply);
+        match wins_within(game, &next, me, turn, depth - 1, budget) {
+            Some(true) => return Some(true),
+            Some(false) => {}
+            None => open = true,
+        }
+    }
+    if open { None } else { Some(false) }
 }
 
 impl Bot for MctsBot {

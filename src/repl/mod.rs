@@ -816,10 +816,16 @@ impl Session {
         let advice = bot.search_until(&self.game, state, interrupt::stop_flag());
         drop(thinking);
         match advice {
-            (Some(advice), _) if advice.visits == 0 => format!(
-                "hint: {} (it wins at once)",
-                self.game.notation(state, &advice.ply)
-            ),
+            (Some(advice), _) if advice.visits == 0 => {
+                let mut after = state.clone();
+                self.game.play(&mut after, &advice.ply);
+                let how = if after.outcome.is_some() {
+                    "it wins at once"
+                } else {
+                    "your next plies can win the game from it before this turn ends"
+                };
+                format!("hint: {} ({how})", self.game.notation(state, &advice.ply))
+            }
             (Some(advice), playouts) => {
                 let mut s = format!(
                     "hint: {} (MCTS: {} of {playouts} playouts went through it, {:.0}%, the \
