@@ -265,8 +265,8 @@ fn every_bot_finds_the_one_winning_ply_among_many() {
     }
 }
 
-/// Whether the player to move at `s` can win alone with plies of its own before turn
-/// `turn` ends (every line tried).
+/// Whether `me`, to move at `s`, can win alone with plies of its own before turn `turn`
+/// ends (every line tried).
 fn wins_this_turn(g: &Game, s: &State, me: u8, turn: u32) -> bool {
     if let Some(o) = &s.outcome {
         return o.winners == [me];
@@ -369,22 +369,32 @@ fn greedy_refuses_a_ply_that_hands_a_win_in_clobber_where_its_eval_cannot_see_it
 #[test]
 fn clobbers_eval_names_the_winner_once_every_region_is_small() {
     // The file's `[eval]` claims to know the winner (±1000) once every region with a move
-    // left has at most three stones (sums of ups, downs and stars): a full search of each
+    // left has at most three stones (n ups minus downs, m stars): a full search of each
     // such position of seeded random games, on three board sizes, must agree, and so must
-    // the other player's view. The positions include ups and downs (each case was checked
-    // by breaking it: the test then fails).
-    let mut decided = 0;
+    // the other player's view. A copy of the file whose `[eval]` reads out n and m, played
+    // in step, shows that every case of the rule was met: n = 0, |n| = 1 and |n| >= 2,
+    // each with m odd and even.
+    let text = std::fs::read_to_string(crate::common::game_path("clobber")).unwrap();
+    let rules = &text[..text.find("[eval]").expect("an [eval]")];
+    let probe_text = format!("{rules}[eval]\nscore = '100 * ups + stars'\n");
+    let mut cases = HashMap::new();
     for (columns, rows) in [("5", "6"), ("6", "6"), ("4", "5")] {
-        let g = game("clobber", &[("columns", columns), ("rows", rows)]);
+        let params = [("columns", columns), ("rows", rows)];
+        let g = game("clobber", &params);
+        let owned: Vec<(String, String)> = params
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect();
+        let source = rulebook::spec::parse("clobber-probe.toml", probe_text.clone()).unwrap();
+        let probe = rulebook::compile::compile(&source, &owned).unwrap();
         let mut memo = HashMap::new();
         for seed in 0..100u64 {
             let mut bot = RandomBot::new(seed);
-            let mut s = g.start();
+            let (mut s, mut ps) = (g.start(), probe.start());
             while s.outcome.is_none() {
                 let me = s.to_move;
                 let claim = bots::heuristic(&g, &s, me);
                 if claim.abs() == 1000 {
-                    decided += 1;
                     let truth = perfect_value(&g, &s, me, &mut memo);
                     let them = bots::heuristic(&g, &s, 1 - me);
                     assert!(
@@ -393,12 +403,31 @@ fn clobbers_eval_names_the_winner_once_every_region_is_small() {
                          to move ({them} for the other), a full search {truth}\n{}",
                         rulebook::render::board::render(&g, &s)
                     );
+                    let nm = bots::heuristic(&probe, &ps, me);
+                    let (n, m) = (nm.div_euclid(100), nm.rem_euclid(100));
+                    *cases.entry((n.abs().min(2), m % 2)).or_insert(0) += 1;
                 }
                 let ply = bot.choose(&g, &s).expect("a ply");
+                let text = g.notation(&s, &ply);
                 g.play(&mut s, &ply);
+                let same = probe
+                    .legal_plies(&ps)
+                    .into_iter()
+                    .find(|p| probe.notation(&ps, p) == text);
+                probe.play(&mut ps, &same.expect("the same ply in the copy"));
             }
         }
     }
+    for n in 0..=2 {
+        for m in 0..=1 {
+            let seen = cases.get(&(n, m)).copied().unwrap_or(0);
+            assert!(
+                seen >= 3,
+                "|n| = {n} (2: or more), m % 2 = {m}: {seen} positions; {cases:?}"
+            );
+        }
+    }
+    let decided: i32 = cases.values().sum();
     assert!(decided >= 300, "only {decided} positions were decided");
 }
 

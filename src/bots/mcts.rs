@@ -35,8 +35,10 @@
 //!   what widening allows. A ply that lets the opponent win at once is proven lost as
 //!   soon as the reply that wins is in the tree.
 //!
-//! The ply played is the most visited child of the root among those proven won, if any,
-//! else among those not proven lost, else (every ply proven lost) the most visited;
+//! Before any search, a ply that begins a line of the mover's own plies that wins within
+//! its turn is played at once ([`winning_ply`]). Otherwise the ply played is the most
+//! visited child of the root among those proven won, if any, else among those not proven
+//! lost, else (every ply proven lost) the most visited;
 //! [`Advice`] says how many visits that is, out of how many, and the mean reward behind
 //! it with its interval. A search whose root is proven stops there.
 
@@ -154,8 +156,9 @@ const REUSE_DEPTH: u32 = 16;
 /// The most plies replayed while looking for the new root in the old tree.
 const REUSE_PLAYS: usize = 20_000;
 
-/// While ordering a wide root, the clock is read once per this many plies judged.
-const RANK_CLOCK_EVERY: usize = 64;
+/// The clock (and the stop flag) is read once per this many plies judged while ordering
+/// a wide root, or positions looked at for a win within the turn.
+const CLOCK_EVERY: usize = 64;
 
 /// The most positions [`winning_ply`] looks at for a line that wins within the turn (a
 /// whole turn of three plies of about 25 each is some 15,000).
@@ -566,7 +569,7 @@ impl Tree {
 
     /// Orders the plies of `node`, whose position is `at`, by their value one ply later
     /// for its mover, ties in a seeded order; `probe` is scratch. Judging stops early
-    /// when `time_up` says so (read every [`RANK_CLOCK_EVERY`] plies): the plies not
+    /// when `time_up` says so (read every [`CLOCK_EVERY`] plies): the plies not
     /// judged go last, in their seeded order.
     fn rank(
         &mut self,
@@ -583,7 +586,7 @@ impl Tree {
         let mut judging = true;
         let mut scored: Vec<(i64, Ply)> = Vec::with_capacity(plies.len());
         for (i, ply) in plies.into_iter().enumerate() {
-            if judging && i % RANK_CLOCK_EVERY == RANK_CLOCK_EVERY - 1 && time_up() {
+            if judging && i % CLOCK_EVERY == CLOCK_EVERY - 1 && time_up() {
                 judging = false;
             }
             let value = if judging {
@@ -872,8 +875,13 @@ impl MctsBot {
         state: &State,
         stop: &AtomicBool,
     ) -> (Option<Advice>, u64) {
-        let timer = Timer::start(self.clock);
-        if let Some(ply) = winning_ply(game, state) {
+        let mut timer = Timer::start(self.clock);
+        let budget = self.budget;
+        let mut give_up = || {
+            stop.load(Ordering::Relaxed)
+                || matches!(budget, Budget::Time(limit) if timer.elapsed() >= limit)
+        };
+        if let Some(ply) = winning_ply(game, state, &mut give_up) {
             let advice = Advice {
                 ply,
                 visits: 0,
@@ -955,15 +963,21 @@ impl MctsBot {
 }
 
 /// The first ply of the shortest line of the mover's own plies that wins the game alone
-/// before its turn ends, if one is found within [`TURN_SEARCH`] positions: a ply that
-/// wins at once if there is one, else, in a turn of several plies, the first of two plies
-/// that win (a piece that steps into place, then strikes), and so on.
+/// before its turn ends, if one is found within [`TURN_SEARCH`] positions (fewer if
+/// `give_up` says so: it is asked every [`CLOCK_EVERY`] positions): a ply that wins at
+/// once if there is one, else, in a turn of several plies, the first of two plies that
+/// win (a piece that steps into place, then strikes), and so on.
 ///
-/// Random playouts give such a line too few visits to be found among many plies; the
-/// greedy bot, which searches its whole turn, finds every one of them.
-pub fn winning_ply(game: &Game, state: &State) -> Option<Ply> {
-    let mut budget = TURN_SEARCH;
-    let (me, turn) = (state.to_move, state.turn);
+/// Random playouts can give such a line too few visits to be found among many plies,
+/// where the greedy bot, which searches its whole turn, finds it.
+pub fn winning_ply(game: &Game, state: &State, give_up: &mut dyn FnMut() -> bool) -> Option<Ply> {
+    let mut search = TurnSearch {
+        game,
+        me: state.to_move,
+        turn: state.turn,
+        budget: TURN_SEARCH,
+        give_up,
+    };
     let plies = game.legal_plies(state);
     let mut next = state.clone();
     // Deeper at each pass, so that the shortest win is found first; a pass that leaves no
@@ -974,53 +988,67 @@ pub fn winning_ply(game: &Game, state: &State) -> Option<Ply> {
         for ply in &plies {
             next.clone_from(state);
             game.play(&mut next, ply);
-            match wins_within(game, &next, me, turn, depth, &mut budget) {
+            match search.wins_within(&next, depth) {
                 Some(true) => return Some(ply.clone()),
                 Some(false) => {}
                 None => open = true,
             }
         }
-        if !open || budget == 0 {
+        if !open || search.budget == 0 {
             return None;
         }
         depth += 1;
     }
 }
 
-/// Whether `me` wins alone from `state` by the end of turn `turn`, with at most `depth`
-/// more of its own plies: `Some(true)` it does, `Some(false)` it cannot (the turn or the
-/// game is over, or no line wins), `None` a line is still open at this depth (or the
-/// budget ran out).
-fn wins_within(
-    game: &Game,
-    state: &State,
+/// A search of [`winning_ply`] under way.
+struct TurnSearch<'a> {
+    game: &'a Game,
+    /// The player to move, and the turn its line must win within.
     me: u8,
     turn: u32,
-    depth: u32,
-    budget: &mut usize,
-) -> Option<bool> {
-    if let Some(o) = &state.outcome {
-        return Some(o.winners == [me]);
-    }
-    if state.turn != turn || state.to_move != me {
-        return Some(false);
-    }
-    if depth == 0 || *budget == 0 {
-        return None;
-    }
-    let mut open = false;
-    let mut next = state.clone();
-    for ply in game.legal_plies(state) {
-        *budget = budget.saturating_sub(1);
-        next.clone_from(state);
-        game.play(&mut next, &ply);
-        match wins_within(game, &next, me, turn, depth - 1, budget) {
-            Some(true) => return Some(true),
-            Some(false) => {}
-            None => open = true,
+    /// Positions left to look at.
+    budget: usize,
+    /// Whether to stop now (the search was interrupted, or its time is spent).
+    give_up: &'a mut dyn FnMut() -> bool,
+}
+
+impl TurnSearch<'_> {
+    /// Whether the mover wins alone from `state` by the end of its turn, with at most
+    /// `depth` more of its own plies: `Some(true)` it does, `Some(false)` it cannot (the
+    /// turn or the game is over, or no line wins), `None` a line is still open at this
+    /// depth (or the search ran out of positions).
+    fn wins_within(&mut self, state: &State, depth: u32) -> Option<bool> {
+        if let Some(o) = &state.outcome {
+            return Some(o.winners == [self.me]);
         }
+        if state.turn != self.turn || state.to_move != self.me {
+            return Some(false);
+        }
+        if depth == 0 {
+            return None;
+        }
+        let mut open = false;
+        let mut next = state.clone();
+        for ply in self.game.legal_plies(state) {
+            if self.budget == 0 {
+                return None;
+            }
+            self.budget -= 1;
+            if self.budget.is_multiple_of(CLOCK_EVERY) && (self.give_up)() {
+                self.budget = 0;
+                return None;
+            }
+            next.clone_from(state);
+            self.game.play(&mut next, &ply);
+            match self.wins_within(&next, depth - 1) {
+                Some(true) => return Some(true),
+                Some(false) => {}
+                None => open = true,
+            }
+        }
+        if open { None } else { Some(false) }
     }
-    if open { None } else { Some(false) }
 }
 
 impl Bot for MctsBot {
