@@ -11,7 +11,7 @@ use rulebook::bots::{self, Bot};
 use rulebook::engine::game::{Game, Ply};
 use rulebook::engine::state::State;
 
-use crate::common::{game, set_stack};
+use crate::common::{game, game_from_text, set_stack};
 
 #[test]
 fn bots_are_deterministic_for_a_seed() {
@@ -381,12 +381,7 @@ fn clobbers_eval_names_the_winner_once_every_region_is_small() {
     for (columns, rows) in [("5", "6"), ("6", "6"), ("4", "5")] {
         let params = [("columns", columns), ("rows", rows)];
         let g = game("clobber", &params);
-        let owned: Vec<(String, String)> = params
-            .iter()
-            .map(|(n, v)| (n.to_string(), v.to_string()))
-            .collect();
-        let source = rulebook::spec::parse("clobber-probe.toml", probe_text.clone()).unwrap();
-        let probe = rulebook::compile::compile(&source, &owned).unwrap();
+        let probe = game_from_text("clobber-probe.toml", probe_text.clone(), &params);
         let mut memo = HashMap::new();
         for seed in 0..100u64 {
             let mut bot = RandomBot::new(seed);

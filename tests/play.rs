@@ -280,8 +280,9 @@ fn hint_reports_the_share_of_playouts_behind_its_ply_not_a_bare_win_rate() {
 #[test]
 fn hint_names_the_first_step_of_a_win_that_takes_the_rest_of_the_turn() {
     // A seeded random Splut! game up to north's first step of a turn where no step kills
-    // at once, but one line of three does (found by the search of
-    // `bots::mcts_plays_a_win_that_takes_the_rest_of_its_turn`): the dwarf's push first.
+    // at once, but one of its 12 steps begins a line of north's steps that does (found
+    // with the search of `bots::mcts_plays_a_win_that_takes_the_rest_of_its_turn`): the
+    // dwarf's push.
     let plies = "Sd2-d3 Td8-d7 Td7-e7 Sd3-d4 Sd4-c4 Sc4-c5 De8-d8 Dd8-e8 Te7-f7 Sc5-c6 \
                  Sc6-d6_lev_a5 Sd6-d7 Tf7-g7 Sf8-f7 Sf7-f8 Sd7-d6 Sd6-c6_lev_b5 Sc6-c7 Tg7-g6 \
                  Tg6-h6 Th6-h5 Sc7-d7 Sd7-d8 Tf2-f3 Th5-g5 Tg5-h5 Sf8-f7 De2-e3 De3-d3 Sd8-d7 \

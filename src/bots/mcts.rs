@@ -66,6 +66,17 @@ pub enum Budget {
     Time(Duration),
 }
 
+impl Budget {
+    /// Whether a time budget is spent by `timer`'s reading (an iteration budget never is:
+    /// its iterations are counted where they run). Reading a stepped clock moves it on.
+    fn time_spent(self, timer: &mut Timer) -> bool {
+        match self {
+            Budget::Time(limit) => timer.elapsed() >= limit,
+            Budget::Iterations(_) => false,
+        }
+    }
+}
+
 /// How the search grows its trees: the spec's options other than the budget.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
@@ -394,10 +405,7 @@ impl Worker {
         let scratch = scratch.get_or_insert_with(|| state.clone());
         let probe = probe.get_or_insert_with(|| state.clone());
         tree.reroot(game, state);
-        let time_up = |timer: &mut Timer| match limits.budget {
-            Budget::Time(limit) => timer.elapsed() >= limit,
-            Budget::Iterations(_) => false,
-        };
+        let time_up = |timer: &mut Timer| limits.budget.time_spent(timer);
         if tree.nodes[0].ranked == NONE {
             tree.rank(game, 0, state, probe, rng, || time_up(&mut timer));
         }
@@ -877,10 +885,7 @@ impl MctsBot {
     ) -> (Option<Advice>, u64) {
         let mut timer = Timer::start(self.clock);
         let budget = self.budget;
-        let mut give_up = || {
-            stop.load(Ordering::Relaxed)
-                || matches!(budget, Budget::Time(limit) if timer.elapsed() >= limit)
-        };
+        let mut give_up = || stop.load(Ordering::Relaxed) || budget.time_spent(&mut timer);
         if let Some(ply) = winning_ply(game, state, &mut give_up) {
             let advice = Advice {
                 ply,

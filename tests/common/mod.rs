@@ -17,11 +17,22 @@ pub fn game_path(name: &str) -> String {
 /// Loads and compiles `games/<name>.toml` with `NAME=VALUE` parameters.
 pub fn game(name: &str, params: &[(&str, &str)]) -> Game {
     let source = spec::load(&game_path(name)).unwrap_or_else(|d| panic!("{d}"));
+    compiled(&source, params)
+}
+
+/// Compiles a game file's text (a shipped file edited by a test), named `path` in
+/// diagnostics, with `NAME=VALUE` parameters.
+pub fn game_from_text(path: &str, text: String, params: &[(&str, &str)]) -> Game {
+    let source = spec::parse(path, text).unwrap_or_else(|d| panic!("{d}"));
+    compiled(&source, params)
+}
+
+fn compiled(source: &spec::Source, params: &[(&str, &str)]) -> Game {
     let params: Vec<(String, String)> = params
         .iter()
         .map(|(n, v)| (n.to_string(), v.to_string()))
         .collect();
-    compile::compile(&source, &params).unwrap_or_else(|d| panic!("{d}"))
+    compile::compile(source, &params).unwrap_or_else(|d| panic!("{d}"))
 }
 
 /// Replaces the stack on `cell` with `pieces`, bottom first: `(kind, owner)` with `""` for
