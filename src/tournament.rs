@@ -79,6 +79,13 @@ pub struct Report {
     pub games: usize,
     pub seed: u64,
     pub standings: Vec<Standing>,
+    /// Per seat (the game's players, in order): its name and the games won from it,
+    /// whoever sat there. Seats rotate, so a bot's score says nothing of how much the
+    /// seat itself is worth; this does (a game whose first player wins 90% of the time
+    /// leaves two bots of any strength near 50%).
+    pub seats: Vec<(String, usize)>,
+    /// Games that ended with no winner.
+    pub draws: usize,
 }
 
 /// A seed for game `index` of a match, well mixed (splitmix64) so neighbouring games
@@ -172,11 +179,15 @@ pub fn run(game: &Game, settings: &MatchSettings) -> Result<Report, String> {
     }
     let digits = settings.games.to_string().len().max(3);
     let participants = settings.bots.len();
-    let zero = || vec![Standing::default(); participants];
+    let zero = || Totals {
+        standings: vec![Standing::default(); participants],
+        seat_wins: vec![0; game.players.len()],
+        draws: 0,
+    };
     // Each game is added to its worker's totals as soon as it ends (and its transcript
     // written), so memory does not grow with the number of games; totals are sums, so
     // the table does not depend on how games were spread over threads.
-    let totals: Result<Vec<Standing>, String> = pool.install(|| {
+    let totals: Result<Totals, String> = pool.install(|| {
         (0..settings.games)
             .into_par_iter()
             .map(|i| {
@@ -191,18 +202,20 @@ pub fn run(game: &Game, settings: &MatchSettings) -> Result<Report, String> {
                 Ok(r)
             })
             .try_fold(zero, |mut totals, r: Result<GameResult, String>| {
-                add(&mut totals, &r?);
+                totals.add(&r?);
                 Ok(totals)
             })
             .try_reduce(zero, |mut a, b| {
-                for (x, y) in a.iter_mut().zip(b) {
-                    merge(x, y);
-                }
+                a.merge(b);
                 Ok(a)
             })
     });
     progress.finish_and_clear();
-    let mut standings = totals?;
+    let Totals {
+        mut standings,
+        seat_wins,
+        draws,
+    } = totals?;
     for (st, label) in standings.iter_mut().zip(labels(&settings.bots)) {
         st.label = label;
     }
@@ -211,11 +224,44 @@ pub fn run(game: &Game, settings: &MatchSettings) -> Result<Report, String> {
         games: settings.games,
         seed: settings.seed,
         standings,
+        seats: game.players.iter().cloned().zip(seat_wins).collect(),
+        draws,
     })
 }
 
 /// The most worker threads a match may ask for.
 pub const MOST_JOBS: usize = 256;
+
+/// What the games played so far add up to: per participant, and per seat.
+struct Totals {
+    standings: Vec<Standing>,
+    seat_wins: Vec<usize>,
+    draws: usize,
+}
+
+impl Totals {
+    /// Adds one game.
+    fn add(&mut self, r: &GameResult) {
+        add(&mut self.standings, r);
+        if r.winners.is_empty() {
+            self.draws += 1;
+        }
+        for &w in &r.winners {
+            self.seat_wins[w as usize] += 1;
+        }
+    }
+
+    /// Adds the totals of other games.
+    fn merge(&mut self, other: Totals) {
+        for (x, y) in self.standings.iter_mut().zip(other.standings) {
+            merge(x, y);
+        }
+        for (x, y) in self.seat_wins.iter_mut().zip(other.seat_wins) {
+            *x += y;
+        }
+        self.draws += other.draws;
+    }
+}
 
 /// Adds one game to each participant's totals.
 fn add(standings: &mut [Standing], r: &GameResult) {
@@ -312,6 +358,11 @@ impl Report {
                 }
             ));
         }
+        out.push_str("games won by seat:");
+        for (seat, wins) in &self.seats {
+            out.push_str(&format!(" {seat} {wins},"));
+        }
+        out.push_str(&format!(" drawn {}\n", self.draws));
         out.push_str("thinking time per ply:");
         for s in &self.standings {
             out.push_str(&format!(" {} {:.2} ms;", s.label, s.ms_per_ply()));
@@ -338,6 +389,11 @@ impl Report {
                 "plies_per_game": if s.games == 0 { 0.0 } else { s.plies as f64 / s.games as f64 },
                 "ms_per_ply": s.ms_per_ply(),
             })).collect::<Vec<_>>(),
+            "seats": self.seats.iter().map(|(seat, wins)| json!({
+                "seat": seat,
+                "wins": wins,
+            })).collect::<Vec<_>>(),
+            "draws": self.draws,
         })
     }
 }

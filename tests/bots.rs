@@ -126,7 +126,10 @@ fn a_match_gives_the_same_table_for_the_same_seed_and_rotates_seats() {
         },
     )
     .unwrap();
-    // One transcript per game, each replaying to the result it records.
+    // One transcript per game, each replaying to the result it records; the games won
+    // from each seat, counted from them, are the report's.
+    let mut seat_wins = vec![0; g.players.len()];
+    let mut draws = 0;
     for i in 1..=12 {
         let path = dir.join(format!("game-{i:03}.txt"));
         let text = std::fs::read_to_string(&path).unwrap();
@@ -136,7 +139,19 @@ fn a_match_gives_the_same_table_for_the_same_seed_and_rotates_seats() {
             rulebook::record::transcript::Transcript::result_of(&g, &end),
             t.result
         );
+        let winners = end.outcome.map(|o| o.winners).unwrap_or_default();
+        draws += usize::from(winners.is_empty());
+        for w in winners {
+            seat_wins[w as usize] += 1;
+        }
     }
+    let by_seat: Vec<(String, usize)> = g.players.iter().cloned().zip(seat_wins).collect();
+    assert_eq!(b.seats, by_seat);
+    assert_eq!((a.seats.clone(), a.draws), (by_seat, draws));
+    assert!(b.table().contains(&format!(
+        "games won by seat: {} {}, {} {}, drawn {draws}\n",
+        b.seats[0].0, b.seats[0].1, b.seats[1].0, b.seats[1].1
+    )));
     let results = |r: &rulebook::tournament::Report| {
         r.standings
             .iter()
