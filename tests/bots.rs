@@ -509,6 +509,57 @@ fn mcts_with_one_thread_is_the_serial_search_and_two_threads_stay_deterministic(
 }
 
 #[test]
+fn mcts_threads_add_up_their_trees_and_lose_no_visit() {
+    use rulebook::bots::mcts::{Budget, MctsBot, Settings};
+    let g = game("connect4", &[]);
+    let start = g.start();
+    for threads in [2, 4] {
+        let settings = Settings {
+            threads,
+            ..Settings::default()
+        };
+        let mut bot = MctsBot::with_settings(5, Budget::Iterations(2000), settings);
+        let (first, iterations) = bot.search(&g, &start);
+        let first = first.unwrap();
+        // Every iteration of every thread went through one child of its root, and the
+        // advice adds them all up.
+        assert_eq!(iterations, 2000 * threads as u64);
+        assert_eq!(first.total, iterations);
+        assert!(g.legal_plies(&start).contains(&first.ply));
+        // Each thread keeps its own tree: the next search keeps the ply's node in each,
+        // whose visits but the one that created it went on to its children.
+        let mut next = start.clone();
+        g.play(&mut next, &first.ply);
+        let (second, _) = bot.search(&g, &next);
+        assert_eq!(
+            second.unwrap().total,
+            first.visits - threads as u64 + iterations
+        );
+    }
+}
+
+#[test]
+fn mcts_threads_find_the_one_ply_that_does_not_lose() {
+    // Tic-tac-toe, x to move with a1 and c3 against o's b1 and b2: any ply but b3 lets o
+    // complete the b file, and x has no line to complete at once.
+    let g = game("tictactoe", &[]);
+    let mut s = g.start();
+    for cell in ["a1", "b1", "c3", "b2"] {
+        let ply = g
+            .legal_plies(&s)
+            .into_iter()
+            .find(|p| g.notation(&s, p) == cell)
+            .unwrap_or_else(|| panic!("{cell} is not a ply"));
+        g.play(&mut s, &ply);
+    }
+    for seed in 0..4 {
+        let mut bot = bots::from_spec("mcts:iters=200,threads=2", seed).unwrap();
+        let ply = bot.choose(&g, &s).unwrap();
+        assert_eq!(g.notation(&s, &ply), "b3", "seed {seed}");
+    }
+}
+
+#[test]
 fn mcts_keeps_the_subtree_of_the_ply_played_and_only_that() {
     use rulebook::bots::mcts::{Budget, MctsBot};
     let g = game("tictactoe", &[]);
