@@ -242,7 +242,27 @@ struct Totals {
 impl Totals {
     /// Adds one game.
     fn add(&mut self, r: &GameResult) {
-        add(&mut self.standings, r);
+        for (b, st) in self.standings.iter_mut().enumerate() {
+            let seats: Vec<usize> = (0..r.seating.len())
+                .filter(|&s| r.seating[s] == b)
+                .collect();
+            if seats.is_empty() {
+                continue;
+            }
+            st.games += 1;
+            st.plies += r.plies as u64;
+            if r.winners.is_empty() {
+                st.draws += 1;
+            } else if seats.iter().any(|&s| r.winners.contains(&(s as u8))) {
+                st.wins += 1;
+            } else {
+                st.losses += 1;
+            }
+            for &s in &seats {
+                st.think += r.thinking[s].0;
+                st.chosen += r.thinking[s].1 as u64;
+            }
+        }
         if r.winners.is_empty() {
             self.draws += 1;
         }
@@ -253,50 +273,20 @@ impl Totals {
 
     /// Adds the totals of other games.
     fn merge(&mut self, other: Totals) {
-        for (x, y) in self.standings.iter_mut().zip(other.standings) {
-            merge(x, y);
+        for (a, b) in self.standings.iter_mut().zip(other.standings) {
+            a.games += b.games;
+            a.wins += b.wins;
+            a.draws += b.draws;
+            a.losses += b.losses;
+            a.plies += b.plies;
+            a.think += b.think;
+            a.chosen += b.chosen;
         }
-        for (x, y) in self.seat_wins.iter_mut().zip(other.seat_wins) {
-            *x += y;
+        for (a, b) in self.seat_wins.iter_mut().zip(other.seat_wins) {
+            *a += b;
         }
         self.draws += other.draws;
     }
-}
-
-/// Adds one game to each participant's totals.
-fn add(standings: &mut [Standing], r: &GameResult) {
-    for (b, st) in standings.iter_mut().enumerate() {
-        let seats: Vec<usize> = (0..r.seating.len())
-            .filter(|&s| r.seating[s] == b)
-            .collect();
-        if seats.is_empty() {
-            continue;
-        }
-        st.games += 1;
-        st.plies += r.plies as u64;
-        if r.winners.is_empty() {
-            st.draws += 1;
-        } else if seats.iter().any(|&s| r.winners.contains(&(s as u8))) {
-            st.wins += 1;
-        } else {
-            st.losses += 1;
-        }
-        for &s in &seats {
-            st.think += r.thinking[s].0;
-            st.chosen += r.thinking[s].1 as u64;
-        }
-    }
-}
-
-/// Adds the totals `b` into `a`.
-fn merge(a: &mut Standing, b: Standing) {
-    a.games += b.games;
-    a.wins += b.wins;
-    a.draws += b.draws;
-    a.losses += b.losses;
-    a.plies += b.plies;
-    a.think += b.think;
-    a.chosen += b.chosen;
 }
 
 /// Bot specs as table labels; a spec given twice gets `#1`, `#2`.
