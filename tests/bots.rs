@@ -544,14 +544,7 @@ fn mcts_threads_find_the_one_ply_that_does_not_lose() {
     // complete the b file, and x has no line to complete at once.
     let g = game("tictactoe", &[]);
     let mut s = g.start();
-    for cell in ["a1", "b1", "c3", "b2"] {
-        let ply = g
-            .legal_plies(&s)
-            .into_iter()
-            .find(|p| g.notation(&s, p) == cell)
-            .unwrap_or_else(|| panic!("{cell} is not a ply"));
-        g.play(&mut s, &ply);
-    }
+    crate::common::play(&g, &mut s, "a1; b1; c3; b2");
     for seed in 0..4 {
         let mut bot = bots::from_spec("mcts:iters=200,threads=2", seed).unwrap();
         let ply = bot.choose(&g, &s).unwrap();
@@ -811,15 +804,7 @@ fn mcts_proves_a_fork_won_and_stops_searching() {
     // before its budget.
     let g = game("tictactoe", &[]);
     let mut s = g.start();
-    for text in ["a1", "b2", "c3", "c1"] {
-        let ply = g
-            .legal_with_notation(&s)
-            .into_iter()
-            .find(|(t, _)| t == text)
-            .unwrap_or_else(|| panic!("{text} is legal"))
-            .1;
-        g.play(&mut s, &ply);
-    }
+    crate::common::play(&g, &mut s, "a1; b2; c3; c1");
     let budget = 100_000;
     let mut bot = MctsBot::new(1, Budget::Iterations(budget));
     let (advice, iterations) = bot.search(&g, &s);
