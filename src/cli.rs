@@ -584,7 +584,7 @@ impl Perft {
         if self.deadline.is_some_and(|d| Instant::now() > d) {
             let seconds = self.started.elapsed().as_secs_f64();
             return Err(format!(
-                "error: perft gave up after {seconds:.0} s ({} positions, {:.0} a second): each ply of \
+                "error: perft gave up after {seconds:.1} s ({} positions, {:.0} a second): each ply of \
                  depth multiplies the time by the number of legal plies; lower --depth or \
                  raise --max-seconds",
                 self.positions,

@@ -129,6 +129,8 @@ fn a_match_gives_the_same_table_for_the_same_seed_and_rotates_seats() {
     // One transcript per game, each replaying to the result it records; the games won
     // from each seat, counted from them, are the report's.
     let mut seat_wins = vec![0; g.players.len()];
+    let mut bot_wins: HashMap<String, usize> = HashMap::new();
+    let mut first_seats = Vec::new();
     let mut draws = 0;
     for i in 1..=12 {
         let path = dir.join(format!("game-{i:03}.txt"));
@@ -139,11 +141,30 @@ fn a_match_gives_the_same_table_for_the_same_seed_and_rotates_seats() {
             rulebook::record::transcript::Transcript::result_of(&g, &end),
             t.result
         );
+        let mut seated: Vec<&str> = t.seats.iter().map(|(_, bot)| bot.as_str()).collect();
+        first_seats.push(seated[0].to_string());
         let winners = end.outcome.map(|o| o.winners).unwrap_or_default();
         draws += usize::from(winners.is_empty());
         for w in winners {
             seat_wins[w as usize] += 1;
+            *bot_wins.entry(seated[w as usize].to_string()).or_default() += 1;
         }
+        seated.sort_unstable();
+        assert_eq!(seated, ["greedy", "random"], "game {i}");
+    }
+    // Seats rotate: each bot opens every other game, and the wins the transcripts give
+    // each bot are the table's.
+    for (i, first) in first_seats.iter().enumerate() {
+        assert_eq!(first, &first_seats[i % 2], "{first_seats:?}");
+    }
+    assert_ne!(first_seats[0], first_seats[1]);
+    for s in &a.standings {
+        assert_eq!(
+            s.wins,
+            bot_wins.get(&s.label).copied().unwrap_or(0),
+            "{}",
+            s.label
+        );
     }
     let by_seat: Vec<(String, usize)> = g.players.iter().cloned().zip(seat_wins).collect();
     assert_eq!(b.seats, by_seat);
@@ -264,7 +285,9 @@ fn every_bot_finds_the_one_winning_ply_among_many() {
     for (name, params) in [("bounce", &[("size", "6")][..]), ("sight", &[][..])] {
         let g = game(name, params);
         let positions = find_positions(&g, 3, |s, legal| {
-            legal.len() >= 12 && legal.iter().filter(|p| wins(&g, s, p, s.to_move)).count() == 1
+            legal.len() >= 12
+                && legal.iter().filter(|p| wins(&g, s, p, s.to_move)).count() == 1
+                && !wins(&g, s, &legal[0], s.to_move)
         });
         for (i, s) in positions.iter().enumerate() {
             for spec in BOTS {
@@ -375,10 +398,19 @@ fn assert_hands_no_win(g: &Game, positions: &[State], spec: &str, seeds: std::op
 #[test]
 fn greedy_refuses_a_ply_that_hands_a_win_in_clobber_where_its_eval_cannot_see_it() {
     // Clobber's last mover wins; positions with at least 4 plies, none winning at once,
-    // where at most half do not let the opponent move last at once.
+    // where at most half do not let the opponent move last at once. The file's `[eval]`
+    // names the winner of small endgames, so greedy plays a copy whose `[eval]` is flat:
+    // only its look at the replies can keep it from the losing plies.
     let g = game("clobber", &[]);
     let positions = few_safe_plies(&g, 3, 4, 2);
-    assert_hands_no_win(&g, &positions, "greedy", 0..4);
+    let text = std::fs::read_to_string(crate::common::game_path("clobber")).unwrap();
+    let rules = &text[..text.find("[eval]").expect("an [eval]")];
+    let blind = game_from_text(
+        "clobber-blind.toml",
+        format!("{rules}[eval]\nscore = '0'\n"),
+        &[],
+    );
+    assert_hands_no_win(&blind, &positions, "greedy", 0..4);
 }
 
 #[test]

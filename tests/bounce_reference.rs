@@ -6,8 +6,9 @@
 //! games on larger boards too, compared at every ply, and random arrangements (any mix of
 //! red, blue and empty cells, either side to act), which reach what play rarely does:
 //! sparse boards where removals are forced, boards where a side is already one group, or
-//! has no checker at all. Each compares the sorted ply texts, then plays one ply in both
-//! and compares whether, and by whom, the game was won.
+//! is down to two checkers (never fewer: play cannot reach that with the game on, and
+//! there the rules are silent, see [`top_up`]). Each compares the sorted ply texts, then
+//! plays one ply in both and compares whether, and by whom, the game was won.
 //!
 //! Short runs here (a few seconds in the suite, some four thousand positions); a longer
 //! run is the same tests with more cases:

@@ -187,7 +187,10 @@ fn staqs_a_player_who_cannot_step_must_pass_and_two_passes_end_the_game() {
         .into_iter()
         .map(|(t, _)| t)
         .collect();
-    assert!(legal.iter().all(|t| t.contains('-')), "{legal:?}");
+    assert!(
+        !legal.is_empty() && legal.iter().all(|t| t.contains('-')),
+        "{legal:?}"
+    );
     // Empty every neutral: nobody can step, so both pass and the game ends on scores.
     for c in 0..s.stacks().len() as u16 {
         s.edit_stack(c, |st| {

@@ -5,35 +5,10 @@
 
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use rulebook::engine::game::Game;
+use rulebook::cli;
 use rulebook::engine::state::State;
-use rulebook::{cli, compile, spec};
 
-fn game(text: &str) -> Game {
-    let source = spec::parse("test.toml", text.to_string()).unwrap_or_else(|d| panic!("{d}"));
-    compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"))
-}
-
-fn refused(text: &str) -> String {
-    match spec::parse("test.toml", text.to_string()).and_then(|s| compile::compile(&s, &[])) {
-        Ok(_) => panic!("the game should be refused"),
-        Err(d) => d.to_string(),
-    }
-}
-
-fn texts(g: &Game, state: &State) -> Vec<String> {
-    g.legal_with_notation(state)
-        .into_iter()
-        .map(|(t, _)| t)
-        .collect()
-}
-
-fn play(g: &Game, s: &mut State, text: &str) {
-    let ply = g
-        .parse_ply(s, text)
-        .unwrap_or_else(|e| panic!("{text}: closest {:?}", e.closest));
-    g.play(s, &ply);
-}
+use crate::common::{game_of as game, legal as texts, play, refused};
 
 /// Two players on a board of `files` x `ranks` with one owned kind `man`; `rest` adds
 /// the rest of the file.
@@ -626,6 +601,14 @@ fn a_diagram_gives_the_position_it_draws() {
     ];
     let diamond = rulebook::record::diagram::read(&splut, &rows.join(" / ")).expect("valid");
     assert_eq!(diamond.stack(splut.board.find("d8").unwrap()).len(), 0);
+    // Each rank's symbols land on its own cells: north's sorcerer and dwarf on e8 and
+    // f8, its troll on e7, south's pieces where the start has them.
+    let board = rulebook::render::board::render(&splut, &diamond);
+    assert!(
+        board.contains("\n8            . Sn Dn\n7         .  . Tn  .  .\n"),
+        "{board}"
+    );
+    assert!(board.contains("\n2           Ss Ds Ts\n"), "{board}");
     assert_eq!(
         texts(&splut, &diamond).len(),
         texts(&splut, &splut.start()).len()

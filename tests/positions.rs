@@ -242,7 +242,7 @@ fn every_construct_evaluates_in_every_position_the_checker_accepts() {
 }
 
 #[test]
-fn the_smallest_crashing_file_checks_plays_and_perfts() {
+fn the_smallest_crashing_file_compiles_plays_and_perfts() {
     // The case: an aggregate in the first phase's condition.
     let text = game_text(Place::Phase, "count(c in cells where owner(c) == me) < 2");
     let g = compile::compile(&spec::parse("p.toml", text).unwrap(), &[]).unwrap();
@@ -252,6 +252,8 @@ fn the_smallest_crashing_file_checks_plays_and_perfts() {
     let ply = g.legal_plies(&s)[0].clone();
     g.play(&mut s, &ply);
     assert_eq!(g.legal_plies(&s).len(), 8);
+    // Nothing ends a game of three plies on nine cells: 9 * 8 * 7 leaves.
+    assert_eq!(rulebook::cli::perft(&g, &g.start(), 3), 504);
 }
 
 /// The places evaluated once, before any position exists: only parameters (and `file`,

@@ -55,6 +55,7 @@ fn walk(g: &Game, seed: u64, max: usize) {
             "seed {seed}: a kept candidate differs from the ply replayed"
         );
         let mut texts: Vec<String> = legal.iter().map(|(t, _)| normalize(t)).collect();
+        texts.sort_unstable();
         texts.dedup();
         assert_eq!(
             texts.len(),

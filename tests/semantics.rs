@@ -4,26 +4,7 @@
 use rulebook::engine::game::Game;
 use rulebook::{compile, spec};
 
-/// Compiles a game from text; panics with the rendered diagnostic if it is refused.
-fn game(text: &str) -> Game {
-    let source = spec::parse("test.toml", text.to_string()).unwrap_or_else(|d| panic!("{d}"));
-    compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"))
-}
-
-/// The rendered diagnostic of a game the loader must refuse.
-fn refused(text: &str) -> String {
-    match spec::parse("test.toml", text.to_string()).and_then(|s| compile::compile(&s, &[])) {
-        Ok(_) => panic!("the game should be refused"),
-        Err(d) => d.to_string(),
-    }
-}
-
-fn texts(g: &Game, state: &rulebook::engine::state::State) -> Vec<String> {
-    g.legal_with_notation(state)
-        .into_iter()
-        .map(|(t, _)| t)
-        .collect()
-}
+use crate::common::{game_of as game, legal as texts, refused};
 
 /// Two players, a 3x1 board, one owned piece kind; `rest` adds setup and actions.
 fn two_players(rest: &str) -> String {
@@ -389,7 +370,8 @@ fn holds(condition: &str) -> bool {
 
 #[test]
 fn and_binds_tighter_than_or_on_either_side() {
-    // With equal precedence, left to right, each of these would be false.
+    // With equal precedence each of these would be false: the first and third read left
+    // to right, the second right to left.
     assert!(holds("true || false && false"));
     assert!(holds("false && false || true"));
     assert!(holds("true or false and false"));
@@ -746,10 +728,14 @@ notation = 'exactly {x}'
         let mut s = g.start();
         let piece = rulebook::engine::state::Piece::new(0, 0, 0);
         s.edit_stack(0, |st| st.extend(std::iter::repeat_n(piece, 70_000)));
+        // b2 holds exactly the most a kept height says: a1 read as 65,535 would match it.
+        let b2 = g.board.find("b2").unwrap();
+        s.edit_stack(b2, |st| st.extend(std::iter::repeat_n(piece, 65_535)));
         let legal = texts(&g, &s);
         assert!(legal.contains(&"filtered".to_string()), "{legal:?}");
         assert!(legal.contains(&"plain".to_string()), "{legal:?}");
         assert!(legal.contains(&"exactly a1".to_string()), "{legal:?}");
         assert!(!legal.iter().any(|t| t == "same a1"), "{legal:?}");
+        assert!(legal.iter().any(|t| t == "same b2"), "{legal:?}");
     }
 }

@@ -421,7 +421,7 @@ fn midgame_perft_matches_reference() {
     );
     assert!(n >= 10, "too few bounce 8x8 positions: {n}");
     for size in [4, 6] {
-        compare_perft_midgame(
+        let n = compare_perft_midgame(
             &format!("bounce {size}x{size}"),
             &bounce(size),
             || Bounce::new(size),
@@ -429,6 +429,7 @@ fn midgame_perft_matches_reference() {
             &[3, 6, 10, 16],
             3,
         );
+        assert!(n >= 10, "too few bounce {size}x{size} positions: {n}");
     }
     for diagonal in [false, true] {
         let n = compare_perft_midgame(

@@ -2,39 +2,10 @@
 //! read, set, reset, iterated with `kinds`, written in diagrams, told apart by position
 //! equality and hashing, and refused with located errors when misused.
 
-use rulebook::engine::game::Game;
-use rulebook::engine::state::State;
+use rulebook::cli;
 use rulebook::record::diagram;
-use rulebook::{cli, compile, spec};
 
-fn game(text: &str) -> Game {
-    let source = spec::parse("vars.toml", text.to_string()).unwrap_or_else(|d| panic!("{d}"));
-    compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"))
-}
-
-fn refused(text: &str) -> String {
-    match spec::parse("vars.toml", text.to_string()).and_then(|s| compile::compile(&s, &[])) {
-        Ok(_) => panic!("the game should be refused"),
-        Err(d) => d.to_string(),
-    }
-}
-
-fn texts(g: &Game, state: &State) -> Vec<String> {
-    let mut t: Vec<String> = g
-        .legal_with_notation(state)
-        .into_iter()
-        .map(|(t, _)| t)
-        .collect();
-    t.sort();
-    t
-}
-
-fn play(g: &Game, s: &mut State, text: &str) {
-    let ply = g
-        .parse_ply(s, text)
-        .unwrap_or_else(|e| panic!("{text}: {:?}", e.closest));
-    g.play(s, &ply);
-}
+use crate::common::{game_of as game, legal as texts, play, refused};
 
 /// Two seats, a 3x1 board, two kinds; `vars` and `actions` complete the file.
 fn small(vars: &str, actions: &str) -> String {
@@ -291,6 +262,6 @@ fn misused_variables_per_kind_and_per_seat_are_refused_where_they_are_written() 
     for (vars, actions, expected) in cases {
         let error = refused(&small(vars, &actions));
         assert!(error.contains(expected), "{expected}:\n{error}");
-        assert!(error.contains("--> vars.toml:"), "{error}");
+        assert!(error.contains("--> test.toml:"), "{error}");
     }
 }

@@ -151,7 +151,15 @@ fn a_player_who_cannot_complete_a_turn_loses_but_one_stuck_pawn_is_not_enough() 
     for c in ["a4", "b4", "b5"] {
         set_stack(&g, &mut s, c, &[]);
     }
-    assert!(legal(&g, &s).iter().all(|t| t.starts_with("e1-")));
+    let black = legal(&g, &s);
+    assert!(!black.is_empty() && black.iter().all(|t| t.starts_with("e1-")));
+    // The game goes on through white's turn, and black has the same e1 steps again.
+    let mut on = s.clone();
+    on.to_move = 1;
+    play(&g, &mut on, "a1-b1 c3 c4");
+    assert!(on.outcome.is_none(), "one stuck pawn does not end the game");
+    let black = legal(&g, &on);
+    assert!(!black.is_empty() && black.iter().all(|t| t.starts_with("e1-")));
     // Wall in e1 as well, give white the move: after white's turn black has no complete
     // turn, so black loses (rule 8).
     for c in ["d1", "d2", "e2"] {
@@ -183,6 +191,10 @@ fn a_turn_whose_take_has_no_stack_is_not_legal() {
     set_stack(&g, &mut s, "a1", &pawn_on(1, "white"));
     set_stack(&g, &mut s, "e5", &pawn_on(1, "white"));
     // a5-a4 leaves a5 (excluded); the other stones all carry pawns.
+    assert!(legal(&g, &s).is_empty());
+    // With two stones on c3 there would be a whole turn if the space just left could be
+    // taken from (a5-a4 a5 c3); it cannot, and taking from c3 leaves nowhere to place.
+    set_stack(&g, &mut s, "c3", &stones(2));
     assert!(legal(&g, &s).is_empty());
 }
 

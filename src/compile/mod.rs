@@ -356,11 +356,8 @@ impl Compiler<'_> {
             declare(seat, Named::Const(id, Type::Player), span.clone())?;
         }
         for (i, (name, spec)) in f.pieces.iter().enumerate() {
-            declare(
-                name,
-                Named::Const(i as i64, Type::Kind),
-                span_range(&spec.symbol),
-            )?;
+            let key = self.find_key(&format!("pieces.{name}"), span_range(&spec.symbol));
+            declare(name, Named::Const(i as i64, Type::Kind), key)?;
         }
         let declare = |names: &mut Names,
                        name: &str,

@@ -27,6 +27,21 @@ pub fn game_from_text(path: &str, text: String, params: &[(&str, &str)]) -> Game
     compiled(&source, params)
 }
 
+/// Compiles a hand-made game's text (named `test.toml` in diagnostics), without
+/// parameters; panics with the rendered diagnostic if it is refused.
+pub fn game_of(text: &str) -> Game {
+    game_from_text("test.toml", text.to_string(), &[])
+}
+
+/// The rendered diagnostic of a hand-made game's text (named `test.toml`) that the loader
+/// must refuse.
+pub fn refused(text: &str) -> String {
+    match spec::parse("test.toml", text.to_string()).and_then(|s| compile::compile(&s, &[])) {
+        Ok(_) => panic!("the game should be refused"),
+        Err(d) => d.to_string(),
+    }
+}
+
 fn compiled(source: &spec::Source, params: &[(&str, &str)]) -> Game {
     let params: Vec<(String, String)> = params
         .iter()

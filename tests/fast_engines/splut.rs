@@ -168,5 +168,7 @@ fn splut_by_hand_random_playouts_draw_among_every_legal_ply() {
             (Some(result), fast.plies()),
             "seed {seed}"
         );
+        // The whole position, not only the result and length: the same game was played.
+        assert_eq!(format!("{listed:?}"), format!("{fast:?}"), "seed {seed}");
     }
 }

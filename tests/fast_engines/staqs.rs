@@ -79,5 +79,7 @@ fn staqs_by_hand_random_playouts_draw_among_every_legal_ply() {
             (listed.result(), listed.plies()),
             (Some(result), fast.plies())
         );
+        // The whole position, not only the result and length: the same game was played.
+        assert_eq!(format!("{listed:?}"), format!("{fast:?}"), "seed {seed}");
     }
 }
