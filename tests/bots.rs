@@ -58,16 +58,20 @@ fn an_unknown_bot_or_option_lists_what_exists() {
     assert!(err.contains("not both"), "{err}");
 }
 
-/// Every game and player count the repository ships, with a short name.
+/// Every game the repository ships, with each player count, and a short name (Bounce on
+/// a 6x6 board, to keep it short).
 fn every_game() -> Vec<(String, rulebook::engine::game::Game)> {
-    let mut all = vec![
-        ("bounce 6".to_string(), game("bounce", &[("size", "6")])),
-        ("staqs".to_string(), game("staqs", &[])),
-        ("vlkno".to_string(), game("vlkno", &[])),
-        ("sight".to_string(), game("sight", &[])),
-    ];
-    for n in ["2", "3", "4"] {
-        all.push((format!("splut {n}"), game("splut", &[("players", n)])));
+    let mut all = Vec::new();
+    for name in crate::common::shipped_games() {
+        match name.as_str() {
+            "bounce" => all.push(("bounce 6".to_string(), game(name, &[("size", "6")]))),
+            "splut" => {
+                for n in ["2", "3", "4"] {
+                    all.push((format!("splut {n}"), game(name, &[("players", n)])));
+                }
+            }
+            _ => all.push((name.clone(), game(name, &[]))),
+        }
     }
     all
 }
@@ -76,8 +80,9 @@ fn every_game() -> Vec<(String, rulebook::engine::game::Game)> {
 fn every_bot_plays_every_game_and_player_count() {
     // Short budgets and a ply cap: this is about legality and no panics, not strength.
     for (name, g) in every_game() {
-        // VLKNO has over 2000 plies a position: one ply deep is search enough here.
-        let alphabeta = if name == "vlkno" {
+        // VLKNO and Amazons have over 2000 plies a position: one ply deep is search
+        // enough here.
+        let alphabeta = if name == "vlkno" || name == "amazons" {
             "alphabeta:depth=1"
         } else {
             "alphabeta:depth=2"
@@ -208,9 +213,7 @@ fn greedy_searches_its_own_turn_only_when_the_opponent_must_pass() {
     // still look at south's one-step turn alone, not at the turns after the pass.
     let g = game("splut", &[]);
     let mut s = g.start();
-    for c in 0..s.stacks().len() as u16 {
-        s.edit_stack(c, |st| st.clear());
-    }
+    crate::common::clear_board(&mut s);
     set_stack(&g, &mut s, "c3", &[("sorcerer", "south")]);
     set_stack(&g, &mut s, "e5", &[("troll", "south")]);
     set_stack(&g, &mut s, "e9", &[("sorcerer", "north")]);

@@ -92,6 +92,13 @@ fn agree(path: &str, params: &[(&str, &str)], seeds: u64, max_plies: usize) {
 
 #[test]
 fn compiled_expressions_play_every_game_as_the_tree_walker_does() {
+    for name in crate::common::shipped_games() {
+        let path = format!("games/{name}.toml");
+        assert!(
+            GAMES.iter().any(|(p, _)| *p == path),
+            "{path} is missing from the games compared"
+        );
+    }
     for (path, params) in GAMES {
         agree(path, params, 3, 400);
     }

@@ -9,10 +9,10 @@ use rulebook::engine::state::State;
 use serde_json::json;
 
 use crate::common;
+use crate::common::trace_moves;
 use crate::reference::draughts::Draughts;
 use crate::reference::{GameResult, Reference};
 use crate::traces::{check_seeds, compare_perft_midgame, list_diff};
-use crate::traces_vlkno_sight::trace_moves;
 
 fn draughts() -> Game {
     common::game("draughts", &[])

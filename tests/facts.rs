@@ -61,9 +61,7 @@ fn bounce_with_no_legal_move_must_remove_and_one_group_left_wins() {
     // strictly larger, so red has no move and must remove.
     let g = game("bounce", &[("size", "4")]);
     let mut s = g.start();
-    for c in 0..s.stacks().len() as u16 {
-        s.edit_stack(c, |st| st.clear());
-    }
+    crate::common::clear_board(&mut s);
     let put = |s: &mut State, cell: &str, owner: u8| {
         let c = g.board.find(cell).unwrap() as usize;
         s.edit_stack(c as u16, |st| st.push(Piece::new(0, owner, 0)));

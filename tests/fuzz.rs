@@ -6,7 +6,7 @@
 //! (docs/performance.md has the last run).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use proptest::prelude::*;
 use rulebook::bots::Bot;
@@ -17,36 +17,19 @@ use rulebook::spec;
 
 use crate::common;
 
-const GAMES: [&str; 15] = [
-    "bounce",
-    "staqs",
-    "vlkno",
-    "sight",
-    "splut",
-    "morris",
-    "tictactoe",
-    "connect4",
-    "breakthrough",
-    "clobber",
-    "hex",
-    "amazons",
-    "reversi",
-    "draughts",
-    "go",
-];
-
 /// Test game files mutated with the shipped ones, for what those do not use (variables per
 /// kind and their tables of initial values).
 const TEST_GAMES: [&str; 1] = ["tests/games/minidrop.toml"];
 
-/// The path of the `i`th file to mutate: the shipped games, then the test games.
+/// The path of the `i`th file to mutate: every shipped game, then the test games.
 fn mutated_path(i: usize) -> String {
-    match GAMES.get(i) {
+    let shipped = common::shipped_games();
+    match shipped.get(i) {
         Some(name) => common::game_path(name),
         None => format!(
             "{}/{}",
             env!("CARGO_MANIFEST_DIR"),
-            TEST_GAMES[i - GAMES.len()]
+            TEST_GAMES[i - shipped.len()]
         ),
     }
 }
@@ -145,7 +128,7 @@ proptest! {
 
     #[test]
     fn mutated_game_files_give_a_diagnostic_or_a_game_never_a_panic(
-        game in 0..GAMES.len() + TEST_GAMES.len(),
+        game in 0..common::shipped_games().len() + TEST_GAMES.len(),
         edits in prop::collection::vec(edit(), 1..6),
         seed in any::<u64>(),
     ) {
@@ -248,19 +231,14 @@ proptest! {
         // In a folder of its own: `new` and `load` offer to save first, and the next random
         // line is then taken as a file name.
         let dir = crate::common::Scratch::new("fuzz-repl");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rulebook"))
-            .current_dir(&dir)
-            .arg("play")
-            .arg(common::game_path(name))
-            .args(["--param", param, "--seed", "1", "--seat", seat])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        use std::io::Write;
-        child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
-        let out = child.wait_with_output().unwrap();
+        let out = common::run_with_stdin(
+            Command::new(env!("CARGO_BIN_EXE_rulebook"))
+                .current_dir(&dir)
+                .arg("play")
+                .arg(common::game_path(name))
+                .args(["--param", param, "--seed", "1", "--seat", seat]),
+            &script,
+        );
         let stderr = String::from_utf8_lossy(&out.stderr);
         prop_assert!(
             out.status.success() && !stderr.contains("panicked"),

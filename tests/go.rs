@@ -83,7 +83,7 @@ fn self_play_exercises_every_rule() {
     let (mut captures, mut suicides, mut superko, mut draws) = (0, 0, 0, 0);
     for seed in 0..100 {
         let mut pos = Go::new(5, 0);
-        for text in crate::traces_vlkno_sight::trace_moves(&game, "go", seed) {
+        for text in crate::common::trace_moves(&game, "go", seed) {
             let me = pos.to_move;
             for p in 0..25 {
                 if pos.board[p].is_some() {

@@ -46,11 +46,9 @@ notation = '{{x}}'
     compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"))
 }
 
+/// The texts of the plies from the start.
 fn listed(g: &Game) -> Vec<String> {
-    g.legal_with_notation(&g.start())
-        .into_iter()
-        .map(|(t, _)| t)
-        .collect()
+    crate::common::legal(g, &g.start())
 }
 
 #[test]

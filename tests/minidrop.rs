@@ -13,10 +13,10 @@ use rulebook::{compile, spec};
 use serde_json::json;
 
 use crate::common;
+use crate::common::trace_moves;
 use crate::reference::Reference;
 use crate::reference::minidrop::{Kind, Minidrop, Move};
 use crate::traces::{check_seeds, compare_perft, compare_perft_midgame};
-use crate::traces_vlkno_sight::trace_moves;
 
 const FILE: &str = "tests/games/minidrop.toml";
 const SEEDS: std::ops::Range<u64> = 0..80;

@@ -7,15 +7,11 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{rulebook, run_with_stdin};
+use crate::common::{rulebook, run_with_stdin, stdout};
 
 /// `rulebook play ARGS` with `script` on its standard input.
 fn play(args: &[&str], script: &str) -> Output {
     run_with_stdin(rulebook().arg("play").args(args), script)
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]

@@ -501,7 +501,7 @@ effect = 'move(from, to); if beyond != none && empty(beyond) { place(beyond, p, 
 notation = '{from}-{to}'
 "#,
     );
-    let texts = legal_texts(&g, &g.start());
+    let texts = crate::common::legal(&g, &g.start());
     // a1 pushes b2 towards c3; b2 pushes b3 and c2 off to the empty b4 and d2, not a1
     // off the board; every step onto an empty cell is a hop.
     assert_eq!(
@@ -563,7 +563,7 @@ notation = ' +{q}'
     // From the start: a1 steps to a2, b1 or b2 and c1 to b1, b2, c2, d1 or d2; each step
     // alone, or removing either piece of mine and then putting one on an empty cell next
     // to where the step went, or not.
-    let texts = legal_texts(&g, &g.start());
+    let texts = crate::common::legal(&g, &g.start());
     assert!(texts.contains(&"a1-b2 xc1 +c3".to_string()));
     assert!(!texts.iter().any(|t| t.starts_with("a1-b2 +")));
     // Per step, 1 + (1 + the empty cells next to it once the piece on it is removed) +
@@ -588,14 +588,6 @@ notation = ' +{q}'
     for s in &positions {
         assert_uniform(&g, s, "a later part that reads variables");
     }
-}
-
-/// The notations of the legal plies of `state`, in order.
-fn legal_texts(g: &Game, state: &rulebook::engine::state::State) -> Vec<String> {
-    g.legal_with_notation(state)
-        .into_iter()
-        .map(|(t, _)| t)
-        .collect()
 }
 
 /// Asserts that drawing from `state` is uniform over its legal plies: 200 draws a ply, and

@@ -8,10 +8,10 @@ use rulebook::engine::game::Game;
 use serde_json::json;
 
 use crate::common;
+use crate::common::trace_moves;
 use crate::reference::reversi::Reversi;
 use crate::reference::{GameResult, Reference};
 use crate::traces::{check_seeds, compare_perft_midgame};
-use crate::traces_vlkno_sight::trace_moves;
 
 fn reversi() -> Game {
     common::game("reversi", &[])

@@ -5,27 +5,14 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use crate::common::{rulebook, run_with_stdin};
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// A scratch folder of its own for one test, emptied first and removed after.
-fn scratch(name: &str) -> crate::common::Scratch {
-    crate::common::Scratch::new(name)
-}
+use crate::common::{Scratch, rulebook, run_with_stdin, stderr, stdout};
 
 const NEVER_ENDS: &str = "tests/games/never_ends.toml";
 
 #[test]
 fn a_game_that_never_ends_stops_at_the_default_ply_cap_in_selfplay_match_and_play() {
     let cap = rulebook::compile::DEFAULT_MAX_PLIES;
-    let dir = scratch("never-ends");
+    let dir = Scratch::new("never-ends");
     let trace = dir.join("t.jsonl");
     let out = rulebook()
         .args(["selfplay", NEVER_ENDS, "--trace"])
@@ -75,7 +62,7 @@ fn a_game_that_never_ends_stops_at_the_default_ply_cap_in_selfplay_match_and_pla
 
 #[test]
 fn bench_honours_its_seconds_inside_a_playout_that_never_ends() {
-    let dir = scratch("bench-forever");
+    let dir = Scratch::new("bench-forever");
     let file = dir.join("forever.toml");
     let text = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(NEVER_ENDS))
         .unwrap()
@@ -160,7 +147,7 @@ fn replay_of_dev_zero_and_of_a_transcript_whose_file_is_dev_zero_are_refused() {
         "cannot read /dev/zero: it is larger than 8 MiB, more than any transcript: is it the \
          right file?\n"
     );
-    let dir = scratch("dev-zero-transcript");
+    let dir = Scratch::new("dev-zero-transcript");
     let path = dir.join("t.txt");
     std::fs::write(
         &path,
@@ -193,7 +180,7 @@ fn load_of_dev_zero_in_play_is_refused_and_the_game_goes_on() {
 
 #[test]
 fn a_game_file_that_is_not_utf8_is_refused_with_its_line_and_column() {
-    let dir = scratch("not-utf8");
+    let dir = Scratch::new("not-utf8");
     let path = dir.join("latin1.toml");
     std::fs::write(&path, b"[game]\nname = \"caf\xe9\"\n").unwrap();
     let out = rulebook().arg("check").arg(&path).output().unwrap();
@@ -268,7 +255,7 @@ fn never_ends_as(name: &str, symbol: &str, notation: &str) -> (crate::common::Sc
         .replace("name = \"Never ends\"", &format!("name = \"{name}\""))
         .replace("a = \"A\"", &format!("a = \"{symbol}\""))
         .replace("notation = 'pass'", &format!("notation = \"{notation}\""));
-    let dir = scratch(&format!(
+    let dir = Scratch::new(&format!(
         "escapes-{}",
         name.len() + notation.len() + symbol.len()
     ));
@@ -324,7 +311,7 @@ fn a_piece_symbol_with_a_control_character_is_refused() {
 
 #[test]
 fn a_transcript_with_a_header_key_twice_is_refused_with_the_line() {
-    let dir = scratch("twice");
+    let dir = Scratch::new("twice");
     for (key, value, line) in [
         ("seed", "1", 6),
         ("param diagonal_steps", "true", 6),
@@ -504,7 +491,7 @@ fn every_flag_and_argument_is_documented_in_help() {
 
 #[test]
 fn a_transcript_with_a_byte_order_mark_is_read_like_a_game_file() {
-    let dir = scratch("bom");
+    let dir = Scratch::new("bom");
     let path = dir.join("t.txt");
     std::fs::write(
         &path,
@@ -527,7 +514,7 @@ fn staqs_transcript(file: &str) -> String {
 
 #[test]
 fn replay_finds_the_game_file_beside_the_transcript_and_takes_game_to_name_another() {
-    let dir = scratch("beside");
+    let dir = Scratch::new("beside");
     std::fs::copy(
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games/staqs.toml"),
         dir.join("my-staqs.toml"),
@@ -559,7 +546,7 @@ fn replay_finds_the_game_file_beside_the_transcript_and_takes_game_to_name_anoth
 
 #[test]
 fn a_transcript_replayed_on_another_game_file_says_which_game_it_is_of() {
-    let dir = scratch("other-game");
+    let dir = Scratch::new("other-game");
     let path = dir.join("t.txt");
     std::fs::write(&path, staqs_transcript("games/staqs.toml")).unwrap();
     // Before: "unknown parameter `diagonal_steps`", Bounce's parameters being size only.

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use rulebook::engine::game::Game;
 use rulebook::engine::state::State;
 
-use crate::common::{game, legal, play, set_stack};
+use crate::common::{game, legal, play, seat, set_stack};
 
 fn splut(players: usize) -> Game {
     game("splut", &[("players", &players.to_string())])
@@ -17,16 +17,10 @@ fn splut(players: usize) -> Game {
 /// step of game turn `turn` (3 steps from turn 3 on).
 fn bare(g: &Game, to_move: &str, turn: u32) -> State {
     let mut s = g.start();
-    for c in 0..s.stacks().len() as u16 {
-        s.edit_stack(c, |st| st.clear());
-    }
+    crate::common::clear_board(&mut s);
     s.to_move = seat(g, to_move);
     s.turn = turn;
     s
-}
-
-fn seat(g: &Game, name: &str) -> u8 {
-    g.players.iter().position(|p| p == name).expect("a seat") as u8
 }
 
 /// Puts one piece: `kind` is rock, sorcerer, dwarf or troll; `owner` is "" for a rock.

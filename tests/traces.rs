@@ -365,17 +365,9 @@ pub(crate) fn compare_perft_midgame<R: Reference>(
     depth: u32,
 ) -> usize {
     let clock = Instant::now();
-    let file = common::game_path("x");
     let mut compared = 0;
     for seed in seeds {
-        let record = selfplay(game, &file, seed).unwrap_or_else(|e| panic!("{}", e.0));
-        let moves: Vec<String> = record.trace[1..]
-            .iter()
-            .filter_map(|l| {
-                let v: Value = serde_json::from_str(l).expect("trace line is JSON");
-                v["move"].as_str().map(str::to_string)
-            })
-            .collect();
+        let moves = common::trace_moves(game, "x", seed);
         for &k in ks.iter().filter(|&&k| k < moves.len()) {
             let mut state = game.start();
             let mut pos = start();

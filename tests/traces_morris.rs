@@ -11,10 +11,10 @@ use rulebook::engine::game::Game;
 use serde_json::json;
 
 use crate::common;
+use crate::common::trace_moves;
 use crate::reference::morris::{LINES, Morris, PLAYERS, adjacent, at};
 use crate::reference::{GameResult, Reference};
 use crate::traces::{check_seeds, compare_perft, compare_perft_midgame, list_diff};
-use crate::traces_vlkno_sight::trace_moves;
 
 /// The seeds whose self-play games are replayed in the reference.
 const SEEDS: std::ops::Range<u64> = 0..120;

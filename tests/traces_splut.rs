@@ -130,16 +130,10 @@ fn cover(players: usize, lev: bool, seeds: std::ops::Range<u64>, total: &mut Cov
     use crate::reference::Reference;
     use crate::reference::splut::{Cell, Kind};
     let game = splut(players, lev);
-    let file = common::game_path("splut");
     for seed in seeds {
-        let record =
-            rulebook::cli::selfplay(&game, &file, seed).unwrap_or_else(|e| panic!("{}", e.0));
         let mut pos = Splut::new(players, lev);
-        for line in &record.trace[1..] {
-            let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            let Some(m) = v["move"].as_str() else {
-                break;
-            };
+        for m in &common::trace_moves(&game, "splut", seed) {
+            let m = m.as_str();
             let before = pos.clone();
             // Rule 11 mattered if forgetting the previous turn's rocks changes the list.
             let mut relaxed = before.clone();

@@ -4,11 +4,10 @@
 //! perft counts are compared from the start and from positions reached in self-play, with
 //! each game's variant switch both ways.
 
-use rulebook::cli::selfplay;
 use rulebook::engine::game::Game;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::common;
+use crate::common::{self, trace_moves};
 use crate::reference::Reference;
 use crate::reference::sight::Sight;
 use crate::reference::vlkno::Vlkno;
@@ -150,19 +149,6 @@ fn vlkno_sight_midgame_perft_matches_reference() {
         );
         assert!(n >= 40, "too few sight positions: {n}");
     }
-}
-
-/// The moves of a seed's self-play trace.
-pub(crate) fn trace_moves(game: &Game, name: &str, seed: u64) -> Vec<String> {
-    let record =
-        selfplay(game, &common::game_path(name), seed).unwrap_or_else(|e| panic!("{}", e.0));
-    record.trace[1..]
-        .iter()
-        .filter_map(|l| {
-            let v: Value = serde_json::from_str(l).expect("trace line is JSON");
-            v["move"].as_str().map(str::to_string)
-        })
-        .collect()
 }
 
 /// The variant switches are exercised: along self-play traces of each variant, positions

@@ -9,9 +9,8 @@
 //! - A scripted session's first line is `# rulebook play ARGS...` (arguments split at
 //!   spaces, run from the repository root); every other line is typed into the session.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 /// The path of a file of this folder as the repository root sees it (`tests/transcripts/x`).
 fn relative(path: &Path) -> String {
@@ -24,21 +23,7 @@ fn relative(path: &Path) -> String {
 
 /// Runs `args` from the repository root with `input` on standard input.
 fn run(args: &[String], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rulebook"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    crate::common::run_with_stdin(crate::common::rulebook().args(args), input)
 }
 
 /// What a snapshot keeps of a run: the command, its exit code and both outputs.

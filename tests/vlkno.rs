@@ -182,9 +182,7 @@ fn a_turn_whose_take_has_no_stack_is_not_legal() {
     // space is the one just left, which is excluded: no complete turn.
     let g = game("vlkno", &[]);
     let mut s = g.start();
-    for c in g.board.names.clone() {
-        set_stack(&g, &mut s, &c, &[]);
-    }
+    crate::common::clear_board(&mut s);
     set_stack(&g, &mut s, "a5", &pawn_on(1, "black"));
     set_stack(&g, &mut s, "a4", &stones(1));
     set_stack(&g, &mut s, "e1", &pawn_on(1, "black"));

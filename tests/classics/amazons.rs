@@ -50,9 +50,7 @@ fn the_player_who_cannot_move_loses() {
     let g = game("amazons", &[]);
     let mut s = g.start();
     play(&g, &mut s, "j4-j5/j6");
-    for c in g.board.names.clone() {
-        set_stack(&g, &mut s, &c, &[]);
-    }
+    crate::common::clear_board(&mut s);
     set_stack(&g, &mut s, "a1", &[("amazon", "white")]);
     set_stack(&g, &mut s, "a2", &[("arrow", "")]);
     set_stack(&g, &mut s, "b2", &[("arrow", "")]);

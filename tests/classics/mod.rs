@@ -16,10 +16,7 @@ use rulebook::cli::perft_exact;
 use rulebook::engine::game::Game;
 use rulebook::engine::state::State;
 
-/// The seat index of the player called `name`.
-fn seat(g: &Game, name: &str) -> u8 {
-    g.players.iter().position(|p| p == name).expect("a seat") as u8
-}
+use crate::common::seat;
 
 /// The winners of a finished game, by name (empty for a draw); panics if it goes on.
 fn winners(g: &Game, s: &State) -> Vec<String> {

@@ -14,6 +14,25 @@ pub fn game_path(name: &str) -> String {
     format!("{}/games/{name}.toml", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The names of the game files the repository ships (`games/NAME.toml`), sorted: the
+/// suites that cover every game read them here, so a new file is covered at once.
+pub fn shipped_games() -> &'static [String] {
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| {
+        let dir = format!("{}/games", env!("CARGO_MANIFEST_DIR"));
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .expect("the games folder")
+            .filter_map(|e| {
+                let path = e.expect("a folder entry").path();
+                let name = path.file_name()?.to_str()?;
+                name.strip_suffix(".toml").map(str::to_string)
+            })
+            .collect();
+        names.sort();
+        names
+    })
+}
+
 /// Loads and compiles `games/<name>.toml` with `NAME=VALUE` parameters.
 pub fn game(name: &str, params: &[(&str, &str)]) -> Game {
     let source = spec::load(&game_path(name)).unwrap_or_else(|d| panic!("{d}"));
@@ -74,6 +93,32 @@ pub fn set_stack(g: &Game, state: &mut State, cell: &str, pieces: &[(&str, &str)
         };
         state.edit_stack(c as u16, |st| st.push(Piece::new(kind, owner, 0)));
     }
+}
+
+/// The plies of a seed's self-play game of `game` (the file `games/<name>.toml`, as its
+/// trace names it), in order.
+pub fn trace_moves(game: &Game, name: &str, seed: u64) -> Vec<String> {
+    let record =
+        rulebook::cli::selfplay(game, &game_path(name), seed).unwrap_or_else(|e| panic!("{}", e.0));
+    record.trace[1..]
+        .iter()
+        .filter_map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("trace line is JSON");
+            v["move"].as_str().map(str::to_string)
+        })
+        .collect()
+}
+
+/// Empties every cell: the start of a position built by hand.
+pub fn clear_board(state: &mut State) {
+    for c in 0..state.stacks().len() as u16 {
+        state.edit_stack(c, |st| st.clear());
+    }
+}
+
+/// The index of the seat called `name`.
+pub fn seat(g: &Game, name: &str) -> u8 {
+    g.players.iter().position(|p| p == name).expect("a seat") as u8
 }
 
 /// The height of the stack on `cell`.
@@ -185,6 +230,16 @@ impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
+}
+
+/// What a finished run printed on its standard output, as text.
+pub fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// What a finished run printed on its standard error, as text.
+pub fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// The program, run from the repository root.
