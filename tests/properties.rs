@@ -243,6 +243,61 @@ fn draw_counts(g: &Game, state: &rulebook::engine::state::State, n: usize) -> Ve
     counts
 }
 
+#[test]
+fn drawn_plies_are_uniform_when_a_later_part_leaves_out_a_cell_its_ply_edited() {
+    // A later part's set of cells with a piece (a stack test, not a set of tops) leaves out
+    // the cell named `a`: the pieces put on `a` cannot join it, those put on `b` can. Its slots are the occupied cells now
+    // plus what the first part can add: two edits, one of them of the cell left out
+    // (`pair`), or one of two cells, only one of which is left out (`one`: the bound
+    // counts an edit of a name only where both branches make it). One slot fewer and
+    // some plies would have no candidate, which debug builds stop at.
+    let g = small_game(
+        "names",
+        4,
+        1,
+        r#"
+[[setup]]
+put = "p"
+owner = "one"
+at = ["a1"]
+
+[[actions]]
+name = "pair"
+choose = ['a in cells where empty(a)', 'b in cells where empty(b) && b != a']
+effect = 'place(a, p, me); place(b, p, me)'
+notation = '{a}{b}'
+
+[[actions.then]]
+choose = ['x in cells where height(x) >= 1 && x != a']
+effect = 'remove(x)'
+notation = ' x{x}'
+
+[[actions]]
+name = "one"
+choose = ['a in cells where empty(a)', 'b in cells where empty(b) && b != a']
+effect = 'if a == b1 { place(a, p, me) } else { place(b, p, me) }'
+notation = '{a}/{b}'
+
+[[actions.then]]
+choose = ['x in cells where height(x) >= 1 && x != a']
+effect = 'remove(x)'
+notation = ' y{x}'
+"#,
+    );
+    // `pair`: 6 ordered pairs of the three empty cells, then a1 or b: 12. `one`: a = b1
+    // puts a piece on b1 and leaves a1 alone to take (2 plies); a = c1 or d1 puts one on
+    // b, then a1 or b (8 plies).
+    let texts = crate::common::legal(&g, &g.start());
+    assert_eq!(texts.len(), 22, "{texts:?}");
+    assert!(texts.contains(&"c1/d1 yd1".to_string()));
+    assert!(!texts.contains(&"b1/c1 yc1".to_string()));
+    assert_uniform(
+        &g,
+        &g.start(),
+        "later parts that leave out a cell the ply edited",
+    );
+}
+
 /// A game named `name` for players one and two on a `files` x `ranks` board with one
 /// owned piece kind `p`; `rest` adds setup and actions. Panics with the diagnostic if
 /// the loader refuses it.

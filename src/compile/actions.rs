@@ -190,7 +190,6 @@ impl Compiler<'_> {
             notation,
             optional,
             repeat: Repeat::Once,
-            edits: None,
             chain: Arc::new(Chain::new(&[], 0, false)),
             ins: Box::new([]),
             play: Arc::new(Effect::new(&[], false)),

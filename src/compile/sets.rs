@@ -18,7 +18,9 @@ use crate::engine::board::{Board, ORTHOGONAL};
 use crate::engine::eval::arith;
 use crate::engine::game::Game;
 use crate::engine::natives;
-use crate::engine::program::{Aggregate, Choice, Domain, Edits, Node, Op, SetBound, SetExpr};
+use crate::engine::program::{
+    Aggregate, Choice, Domain, Edits, Node, Op, Repeat, SetBound, SetExpr,
+};
 use crate::engine::stack_test::{MAX_TESTS, StackTests};
 use crate::lang::ast::{AggOp, BinOp, balanced};
 
@@ -35,7 +37,19 @@ pub fn optimise(game: &mut Game, fold_steps: bool) {
         history: false,
     };
     for action in &mut game.actions {
+        // The names chosen so far in the action: a cell they name stays the same to the
+        // end of the ply (but in a part that repeats, which chooses again each time).
+        let mut chosen = 0u64;
+        // What each part's effect can change at most.
+        let mut effects = Vec::new();
         for part in &mut action.parts {
+            for choice in &part.choices {
+                if let Choice::In { slot, .. } | Choice::Let(slot, _) = choice
+                    && *slot < 64
+                {
+                    chosen |= 1 << slot;
+                }
+            }
             for choice in &mut part.choices {
                 match choice {
                     Choice::In {
@@ -58,7 +72,12 @@ pub fn optimise(game: &mut Game, fold_steps: bool) {
                 pass.steps(&mut part.choices);
             }
             pass.ops(&mut part.effect);
-            part.edits = edits(&part.effect);
+            let kept = if part.repeat == Repeat::Once {
+                chosen
+            } else {
+                0
+            };
+            effects.push(edits(&part.effect, kept));
             for case in &mut part.notation {
                 if let Some(when) = &mut case.when {
                     pass.node(when);
@@ -67,6 +86,16 @@ pub fn optimise(game: &mut Game, fold_steps: bool) {
             if let Some(check) = &mut part.check {
                 pass.node(check);
             }
+        }
+        // Each set of cells learns what the effects of its part's earlier parts can add.
+        let mut before = Some(Edits::default());
+        for (part, effect) in action.parts.iter_mut().zip(effects) {
+            for choice in &mut part.choices {
+                if let Choice::In { bound, .. } = choice {
+                    bound.gained = before.map(|e| e.gained(bound.tops, bound.excluded));
+                }
+            }
+            before = before.zip(effect).map(|(a, b)| a.then(b));
         }
     }
     for end in &mut game.ends {
@@ -559,6 +588,8 @@ fn set_bound(set: &SetExpr, links: u32, side: u32) -> SetBound {
             fixed: Some(set.clone()),
             cap: None,
             tops: set.of_tops(),
+            excluded: 0,
+            gained: None,
         };
     }
     let cap = |s: &SetExpr| match s {
@@ -577,27 +608,52 @@ fn set_bound(set: &SetExpr, links: u32, side: u32) -> SetBound {
                 .collect();
             let caps = terms.iter().filter(|(negated, _)| !negated);
             let fixed = (!fixed.is_empty()).then(|| SetExpr::Conj(fixed.into()));
+            // `x != y`, y a name: the cell named y is never in the set.
+            let excluded = terms.iter().fold(0u64, |bits, (negated, t)| match t {
+                SetExpr::Single(n) if *negated => match **n {
+                    Node::Local(s) if s < 64 => bits | 1 << s,
+                    _ => bits,
+                },
+                _ => bits,
+            });
             SetBound {
                 tops: fixed.as_ref().is_some_and(SetExpr::of_tops),
                 fixed,
                 cap: caps.filter_map(|(_, t)| cap(t)).min(),
+                excluded,
+                gained: None,
             }
         }
         s => SetBound {
             fixed: None,
             cap: cap(s),
             tops: false,
+            excluded: 0,
+            gained: None,
         },
     }
 }
 
-/// What running `ops` can change at most, if that is bounded.
-fn edits(ops: &[Op]) -> Option<Edits> {
+/// What running `ops` can change at most, if that is bounded; the cells it edits that
+/// are named by the local slots in `chosen` (names the action chose before `ops` and keeps
+/// to the end of the ply) are marked as such.
+fn edits(ops: &[Op], chosen: u64) -> Option<Edits> {
     let mut total = Edits::default();
     for op in ops {
         total = total.then(match op {
-            Op::Effect(_, _, name) => natives::cells_edited(name)?,
-            Op::If(_, t, f) => edits(t)?.either(edits(f)?),
+            Op::Effect(_, args, name) => {
+                let mut e = natives::cells_edited(name)?;
+                for &i in natives::edited_cell_args(name) {
+                    if let Some(Node::Local(s)) = args.get(i)
+                        && *s < 64
+                        && chosen & (1 << s) != 0
+                    {
+                        e.named |= 1 << s;
+                    }
+                }
+                e
+            }
+            Op::If(_, t, f) => edits(t, chosen)?.either(edits(f, chosen)?),
             Op::For { .. } => return None,
             Op::Let(..) | Op::SetVar(..) | Op::SetVarAt(..) => Edits::default(),
         });

@@ -690,7 +690,21 @@ pub fn cells_edited(name: &str) -> Option<Edits> {
         "end_turn" => (0, 0),
         _ => return None,
     };
-    Some(Edits { cells, tops })
+    Some(Edits {
+        cells,
+        tops,
+        named: 0,
+    })
+}
+
+/// Which arguments of the effect `name` are the cells it edits, when they are all named
+/// by its arguments (see [`cells_edited`]).
+pub fn edited_cell_args(name: &str) -> &'static [usize] {
+    match name {
+        "move" | "move_top" => &[0, 1],
+        "place" | "remove_top" | "remove" => &[0],
+        _ => &[],
+    }
 }
 
 /// The entries with this name (several when a function has optional arguments).

@@ -396,22 +396,32 @@ pub enum Choice {
 /// only the position (`fixed`, which changes by at most one cell per cell edited) and the
 /// terms with a size of their own (`cap`: one cell, a cell's neighbours) each bound it.
 /// Where `fixed` is a set of tops ([`SetExpr::of_tops`]), it gains at most
-/// [`Edits::tops`] cells rather than one per cell edited.
+/// [`Edits::tops`] cells rather than one per cell edited. A cell the set leaves out by
+/// name (`x != from`, the local slots in `excluded`, one bit each) never joins it, so an
+/// edit of that named cell ([`Edits::named`]) adds nothing. `gained` is what the effects
+/// of the part's earlier parts can add to `fixed` (`None` when they are not bounded, a
+/// push or a loop), worked out by the optimiser once, so that a draw reads it.
 #[derive(Clone, Debug, Default)]
 pub struct SetBound {
     pub fixed: Option<SetExpr>,
     pub cap: Option<u32>,
     pub tops: bool,
+    pub excluded: u64,
+    pub gained: Option<u32>,
 }
 
 /// What an effect can do to the sets of a later part, where that is bounded: change the
 /// stacks of at most `cells` cells, and add at most `tops` cells to a set of tops
 /// ([`SetExpr::of_tops`]): none for a whole stack moved or removed, one for a piece put
-/// down or a top piece moved or removed (which shows the piece under it).
+/// down or a top piece moved or removed (which shows the piece under it). `named` has a
+/// bit per local slot (below 64) holding a cell that one of the `cells` edits names, a
+/// name chosen by the action before the effect and kept to its end: a later set that
+/// leaves that name's cell out ([`SetBound::excluded`]) cannot gain it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Edits {
     pub cells: u32,
     pub tops: u32,
+    pub named: u64,
 }
 
 impl Edits {
@@ -420,14 +430,31 @@ impl Edits {
         Edits {
             cells: self.cells + next.cells,
             tops: self.tops + next.tops,
+            named: self.named | next.named,
         }
     }
 
-    /// One effect's or another's, whichever is played.
+    /// One effect's or another's, whichever is played (a name counts only where both
+    /// edit its cell: the larger count of cells less the names both share still bounds
+    /// either).
     pub fn either(self, other: Edits) -> Edits {
         Edits {
             cells: self.cells.max(other.cells),
             tops: self.tops.max(other.tops),
+            named: self.named & other.named,
+        }
+    }
+
+    /// How many cells these edits can add to a set of cells that depends on each cell's
+    /// own stack (a set of tops when `tops`) and leaves out the cells of the names in
+    /// `excluded`: each excluded name that an edit names accounts for one edit that adds
+    /// nothing.
+    pub fn gained(self, tops: bool, excluded: u64) -> u32 {
+        if tops {
+            self.tops
+        } else {
+            self.cells
+                .saturating_sub((self.named & excluded).count_ones())
         }
     }
 }
@@ -474,9 +501,6 @@ pub struct Part {
     /// Whether (and how) the part is played again after itself: only an action's last
     /// part repeats, so a ply's values past the other parts are its repetitions'.
     pub repeat: Repeat,
-    /// What the effect can change at most (`None`: no bound, e.g. a push or a loop). Set
-    /// by the optimiser; random draws bound later parts' collections with it.
-    pub edits: Option<Edits>,
     /// The choices compiled to a chain (see `engine::chain`), made last, once every
     /// pass that rewrites them has run ([`Action::compile_chains`]).
     pub chain: Arc<Chain>,

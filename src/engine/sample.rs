@@ -51,8 +51,7 @@ use super::eval::{cells_into, domain, eval, steps, with_cells};
 use super::game::{Game, Ply, Probe};
 use super::natives::{Ctx, Elems, Mut};
 use super::program::{
-    Action, Choice, Domain, Edits, FRAME_INLINE, Most, PairShape, Part, Repeat, SetBound, frame,
-    frame_len,
+    Action, Choice, Domain, FRAME_INLINE, Most, PairShape, Part, Repeat, SetBound, frame, frame_len,
 };
 use super::state::{Journal, State};
 
@@ -543,16 +542,11 @@ impl Game {
             };
             let tail = out.factors.len() as u32;
             let mut size = head_count;
-            let mut edits = Some(Edits::default());
-            for (p, part) in action.parts.iter().enumerate().skip(1) {
-                edits = edits.zip(action.parts[p - 1].edits).map(|(a, b)| a.then(b));
-                if p < parts as usize {
-                    continue;
-                }
+            for part in &action.parts[parts as usize..] {
                 let mut values = 1u64;
                 for choice in &part.choices {
                     if let Choice::In { .. } = choice {
-                        let n = self.slots(&c, choice, edits);
+                        let n = self.slots(&c, choice);
                         values = values.saturating_mul(n);
                         out.factors.push(Factor::Slots(n as u32));
                     }
@@ -639,8 +633,8 @@ impl Game {
         // took 12% off the instructions a ply of one game of the library, where a rule
         // of half as many slots listed the throws).
         let deepest = if !action.shape.shallow {
-            let first = self.part_slots(state, &action.parts[0], Some(Edits::default()));
-            let second = self.part_slots(state, &action.parts[1], action.parts[0].edits);
+            let first = self.part_slots(state, &action.parts[0]);
+            let second = self.part_slots(state, &action.parts[1]);
             if second <= first { 1 } else { 2 }
         } else {
             1
@@ -687,7 +681,7 @@ impl Game {
         let mut count = 1u64;
         for choice in &part.choices {
             if let Choice::In { .. } = choice {
-                let n = self.slots(&c, choice, Some(Edits::default()));
+                let n = self.slots(&c, choice);
                 count = count.saturating_mul(n);
                 out.factors.push(Factor::Slots(n as u32));
             }
@@ -736,9 +730,9 @@ impl Game {
         }
     }
 
-    /// How many slots the `in` choices of `part` get together, in a part that the
-    /// earlier parts' effects reach after changing at most `edits`.
-    fn part_slots(&self, state: &State, part: &Part, edits: Option<Edits>) -> u64 {
+    /// How many slots the `in` choices of `part` get together, after the effects of the
+    /// parts before it.
+    fn part_slots(&self, state: &State, part: &Part) -> u64 {
         let c = Ctx {
             game: self,
             state,
@@ -747,14 +741,12 @@ impl Game {
         part.choices
             .iter()
             .filter(|choice| matches!(choice, Choice::In { .. }))
-            .fold(1u64, |n, choice| {
-                n.saturating_mul(self.slots(&c, choice, edits))
-            })
+            .fold(1u64, |n, choice| n.saturating_mul(self.slots(&c, choice)))
     }
 
-    /// How many slots an `in` choice over `d` gets in a part that the earlier parts'
-    /// effects reach after changing at most `edits` (`None`: anything).
-    fn slots(&self, c: &Ctx, choice: &Choice, edits: Option<Edits>) -> u64 {
+    /// How many slots an `in` choice over `d` gets, after the effects of its part's
+    /// earlier parts (which its bound knows).
+    fn slots(&self, c: &Ctx, choice: &Choice) -> u64 {
         let cells = self.board.len() as u64;
         let Choice::In {
             domain: d, bound, ..
@@ -763,7 +755,7 @@ impl Game {
             return 1;
         };
         match d {
-            Domain::Cells(_) => set_bound(bound, c, edits).min(cells),
+            Domain::Cells(_) => set_bound(bound, c).min(cells),
             Domain::List(items) => items.len() as u64,
             Domain::Steps { .. } => self.board.most_links() as u64,
             Domain::Native(native, _) => match native.most {
@@ -890,13 +882,12 @@ fn known(
     }
 }
 
-/// An upper bound on the size of a set with this bound when it is worked out after
-/// effects that change at most `edits` (`None`: anything).
-fn set_bound(bound: &SetBound, c: &Ctx, edits: Option<Edits>) -> u64 {
+/// An upper bound on the size of a set with this bound when it is worked out after the
+/// effects of its part's earlier parts.
+fn set_bound(bound: &SetBound, c: &Ctx) -> u64 {
     let cells = c.game.board.len() as u64;
-    let fixed = match (&bound.fixed, edits) {
-        (Some(set), Some(e)) => {
-            let gained = if bound.tops { e.tops } else { e.cells };
+    let fixed = match (&bound.fixed, bound.gained) {
+        (Some(set), Some(gained)) => {
             with_cells(set, c, &mut [], |s, _| cellset::count(s)) as u64 + u64::from(gained)
         }
         _ => cells,
