@@ -21,7 +21,8 @@
 //!   parts' effects left) gets a fixed number of slots, at least as many as its collection
 //!   can hold whatever those effects did: for a set of cells whose cells each depend on
 //!   their own stack alone, the size of its conditions on the position now plus the most
-//!   cells the earlier effects can change (`SetExpr::changes_only_at_edits`), or, where
+//!   cells the earlier effects can change (`SetExpr::changes_only_at_edits`), less those
+//!   it leaves out by name (`x != from`: an edit of `from` adds nothing), or, where
 //!   the top piece alone decides the set (`SetExpr::of_tops`), plus as many cells as can
 //!   newly join it: one per piece put down or top piece moved or removed, none for a
 //!   whole stack moved or removed; else the most the collection can hold on this board.
