@@ -298,6 +298,73 @@ notation = ' y{x}'
     );
 }
 
+#[test]
+fn drawn_plies_are_uniform_when_the_last_part_gets_slots_per_listed_head() {
+    // A step, a piece taken, a piece put down: the draw lists each step with the pieces it
+    // may take (counted, not walked), and gives the put slots for each step, worked out
+    // where the step left the board: the empty cells but the one stepped from (a name the
+    // listing knows), plus what the take can add. In `keep` the taken cell is left out
+    // too, and it was not empty when listed, so it takes no slot away; in `back` it may
+    // be put back on, so the take adds a slot. A slot fewer in either and some plies
+    // would have no candidate, which debug builds stop at.
+    let g = small_game(
+        "tails",
+        6,
+        1,
+        r#"
+[[setup]]
+put = "p"
+owner = "one"
+at = ["c1"]
+
+[[setup]]
+put = "p"
+owner = "two"
+at = ["a1", "e1", "f1"]
+
+[[actions]]
+name = "keep"
+choose = ['from in cells where owner(from) == me', 'to in adjacent(from) where empty(to)']
+effect = 'move(from, to)'
+notation = '{from}-{to}'
+
+[[actions.then]]
+choose = ['take in cells where !empty(take) && take != to']
+effect = 'remove(take)'
+notation = ' x{take}'
+
+[[actions.then]]
+choose = ['put in cells where empty(put) && put != from && put != take']
+effect = 'place(put, p, me)'
+notation = ' +{put}'
+
+[[actions]]
+name = "back"
+choose = ['from in cells where owner(from) == me', 'to in adjacent(from) where empty(to)']
+effect = 'move(from, to)'
+notation = '{from}-{to}'
+
+[[actions.then]]
+choose = ['take in cells where !empty(take) && take != to']
+effect = 'remove(take)'
+notation = ' x{take}'
+
+[[actions.then]]
+choose = ['put in cells where empty(put) && put != from']
+effect = 'place(put, p, me)'
+notation = ' *{put}'
+"#,
+    );
+    // Two steps (to b1 or d1), three takes (a1, e1, f1), then in `keep` the one empty cell
+    // left (d1 or b1), in `back` that one or the cell taken from.
+    let texts = crate::common::legal(&g, &g.start());
+    assert_eq!(texts.len(), 2 * 3 + 2 * 3 * 2, "{texts:?}");
+    assert!(texts.contains(&"c1-b1 xe1 +d1".to_string()));
+    assert!(texts.contains(&"c1-b1 xe1 *e1".to_string()));
+    assert!(!texts.contains(&"c1-b1 xe1 +e1".to_string()));
+    assert_uniform(&g, &g.start(), "a last part given slots per listed head");
+}
+
 /// A game named `name` for players one and two on a `files` x `ranks` board with one
 /// owned piece kind `p`; `rest` adds setup and actions. Panics with the diagnostic if
 /// the loader refuses it.

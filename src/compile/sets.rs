@@ -88,14 +88,16 @@ pub fn optimise(game: &mut Game, fold_steps: bool) {
             }
         }
         // Each set of cells learns what the effects of its part's earlier parts can add.
-        let mut before = Some(Edits::default());
+        let (mut before, mut last) = (Some(Edits::default()), Some(Edits::default()));
         for (part, effect) in action.parts.iter_mut().zip(effects) {
             for choice in &mut part.choices {
                 if let Choice::In { bound, .. } = choice {
                     bound.gained = before.map(|e| e.gained(bound.tops, bound.excluded));
+                    bound.gained_last = last.map(|e| e.gained(bound.tops, bound.excluded));
                 }
             }
             before = before.zip(effect).map(|(a, b)| a.then(b));
+            last = effect;
         }
     }
     for end in &mut game.ends {
@@ -590,6 +592,7 @@ fn set_bound(set: &SetExpr, links: u32, side: u32) -> SetBound {
             tops: set.of_tops(),
             excluded: 0,
             gained: None,
+            gained_last: None,
         };
     }
     let cap = |s: &SetExpr| match s {
@@ -622,6 +625,7 @@ fn set_bound(set: &SetExpr, links: u32, side: u32) -> SetBound {
                 cap: caps.filter_map(|(_, t)| cap(t)).min(),
                 excluded,
                 gained: None,
+                gained_last: None,
             }
         }
         s => SetBound {
@@ -630,6 +634,7 @@ fn set_bound(set: &SetExpr, links: u32, side: u32) -> SetBound {
             tops: false,
             excluded: 0,
             gained: None,
+            gained_last: None,
         },
     }
 }

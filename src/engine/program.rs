@@ -400,7 +400,9 @@ pub enum Choice {
 /// name (`x != from`, the local slots in `excluded`, one bit each) never joins it, so an
 /// edit of that named cell ([`Edits::named`]) adds nothing. `gained` is what the effects
 /// of the part's earlier parts can add to `fixed` (`None` when they are not bounded, a
-/// push or a loop), worked out by the optimiser once, so that a draw reads it.
+/// push or a loop), and `gained_last` what the effect of the part just before can add
+/// (the one effect a listing has not played when it reaches this part), both worked out
+/// by the optimiser once, so that a draw reads them.
 #[derive(Clone, Debug, Default)]
 pub struct SetBound {
     pub fixed: Option<SetExpr>,
@@ -408,6 +410,7 @@ pub struct SetBound {
     pub tops: bool,
     pub excluded: u64,
     pub gained: Option<u32>,
+    pub gained_last: Option<u32>,
 }
 
 /// What an effect can do to the sets of a later part, where that is bounded: change the
@@ -632,6 +635,92 @@ pub struct HeadShape {
     /// link directions (a piece, then where it goes or the way it goes). The second's
     /// elements that pass what follows it are worked out as one set.
     pub pair: Option<PairShape>,
+    /// For a head of one part (first) and of two (second): the part after it, when it
+    /// is the action's last and gets slots for each listed combination of the head.
+    pub tails: [Option<TailShape>; 2],
+}
+
+/// The part after a head of some depth, when it is the action's last, cannot be skipped
+/// or repeated, and its one `in` choice is a set of cells bounded by conditions on each
+/// cell's own stack ([`SetBound`]): a listing works its slots out for each combination,
+/// where the names the head chose and every effect but the head's last part's are known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TailShape {
+    /// The index of the `in` choice in the part.
+    pub choice: u8,
+    /// The names (local slots) whose cells the set leaves out and which the head chooses
+    /// before its last `in` choice: what a listing that counts that choice knows.
+    pub known: u64,
+    /// The set leaves out the cell of the head's last `in` choice too: a listing that
+    /// counts that choice may take a slot off (see `engine::sample`).
+    pub leaves_out_counted: bool,
+    /// The names whose cells the set leaves out among all the head chooses (a listing
+    /// that walks the last choice knows them all).
+    pub known_listed: u64,
+}
+
+impl TailShape {
+    /// The tail of `action` after a head of `depth` parts, if it has that shape.
+    fn of(action: &Action, depth: usize) -> Option<TailShape> {
+        let [tail] = action.parts.get(depth..)? else {
+            return None;
+        };
+        if depth == 0 || tail.optional || tail.repeat != Repeat::Once || tail.choices.len() > 256 {
+            return None;
+        }
+        let mut ins = tail
+            .choices
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| matches!(c, Choice::In { .. }));
+        let (
+            Some((
+                choice,
+                Choice::In {
+                    domain: Domain::Cells(_),
+                    bound,
+                    ..
+                },
+            )),
+            None,
+        ) = (ins.next(), ins.next())
+        else {
+            return None;
+        };
+        if bound.fixed.is_none() || bound.gained_last.is_none() {
+            return None;
+        }
+        // Every name the head's parts choose, and those chosen before the last part's last
+        // `in` choice (the one a listing may count rather than walk).
+        let last = &action.parts[depth - 1];
+        let counted_at = last
+            .choices
+            .iter()
+            .rposition(|c| matches!(c, Choice::In { .. }));
+        let (mut chosen, mut before_counted) = (0u64, 0u64);
+        for (p, part) in action.parts[..depth].iter().enumerate() {
+            for (i, c) in part.choices.iter().enumerate() {
+                if let Choice::In { slot, .. } | Choice::Let(slot, _) = c
+                    && *slot < 64
+                {
+                    chosen |= 1 << slot;
+                    if p + 1 < depth || counted_at.is_some_and(|at| i < at) {
+                        before_counted |= 1 << slot;
+                    }
+                }
+            }
+        }
+        let leaves_out_counted = counted_at.is_some_and(|at| match &last.choices[at] {
+            Choice::In { slot, .. } => *slot < 64 && bound.excluded & (1 << slot) != 0,
+            _ => false,
+        });
+        Some(TailShape {
+            choice: choice as u8,
+            known: bound.excluded & before_counted,
+            leaves_out_counted,
+            known_listed: bound.excluded & chosen,
+        })
+    }
 }
 
 impl HeadShape {
@@ -704,6 +793,7 @@ impl HeadShape {
             product,
             shallow: action.parts.len() == 1 || action.parts[1].optional,
             pair,
+            tails: [TailShape::of(action, 1), TailShape::of(action, 2)],
         }
     }
 }

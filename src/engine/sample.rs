@@ -107,8 +107,9 @@ enum Head {
     /// The first part alone, one factor per `in` choice, in [`Numbered::factors`] from
     /// `at`; a candidate is one element of each (mixed radix, first choice fastest).
     Product { at: u32, len: u32 },
-    /// Listed combinations, [`Numbered::entries`] `at..at + len`.
-    Listed { at: u32, len: u32 },
+    /// Listed combinations, [`Numbered::entries`] `at..at + len`; with `tail`, the part
+    /// after them got slots for each combination ([`Entry::tail`]), counted in.
+    Listed { at: u32, len: u32, tail: bool },
     /// Whole plies, [`Numbered::plies`] `at..at + len`: an action whose last part repeats
     /// (a capture chain), whose plies are walked and listed.
     Plies { at: u32 },
@@ -127,6 +128,9 @@ struct Entry {
     /// Where the last `in` choice's cells start in [`Numbered::sets`], if the entry stands
     /// for one candidate per cell of that set; `u32::MAX` when the entry is one candidate.
     leaf: u32,
+    /// The slots of the part after the head, worked out for this combination, when the
+    /// head has a `tail` (1 otherwise): the entry stands for that many candidates each.
+    tail: u32,
 }
 
 /// The candidates of one action.
@@ -173,13 +177,14 @@ impl Numbered {
     /// `values` (where they start in [`Numbered::values`]), standing for candidates after
     /// the `before` counted so far in its head; false once the heads hold more than
     /// [`MOST_ENTRIES`] combinations.
-    fn entry(&mut self, before: u64, values: usize, skipped: u8, leaf: u32) -> bool {
+    fn entry(&mut self, before: u64, values: usize, skipped: u8, leaf: u32, tail: u32) -> bool {
         self.entries.push(Entry {
             before,
             values: values as u32,
             len: (self.values.len() - values) as u8,
             skipped,
             leaf,
+            tail,
         });
         self.entries.len() <= MOST_ENTRIES
     }
@@ -543,7 +548,9 @@ impl Game {
             };
             let tail = out.factors.len() as u32;
             let mut size = head_count;
-            for part in &action.parts[parts as usize..] {
+            // A tail numbered with the head's combinations is in the head's count.
+            let counted = matches!(head, Head::Listed { tail: true, .. }) as usize;
+            for part in &action.parts[parts as usize + counted..] {
                 let mut values = 1u64;
                 for choice in &part.choices {
                     if let Choice::In { .. } = choice {
@@ -656,6 +663,7 @@ impl Game {
                 skipped: 0,
                 out: &mut *out,
                 total: 0,
+                tail: Tail::of(action, depth),
             };
             let mut env = Env {
                 game: self,
@@ -665,9 +673,17 @@ impl Game {
                 count: false,
             };
             if lister.part(&mut env, 0) {
-                let total = lister.total;
+                let (total, tail) = (lister.total, lister.tail.is_some());
                 let len = (out.entries.len() - at) as u32;
-                return (Head::Listed { at: at as u32, len }, depth as u8, total);
+                return (
+                    Head::Listed {
+                        at: at as u32,
+                        len,
+                        tail,
+                    },
+                    depth as u8,
+                    total,
+                );
             }
             // Too many combinations: a shallower head.
             out.rewind(mark);
@@ -1013,7 +1029,7 @@ impl Pair<'_> {
             }
             let values = out.values.len();
             out.values.push(e as i64);
-            let fits = out.entry(total, values, 0, leaf as u32);
+            let fits = out.entry(total, values, 0, leaf as u32, 1);
             total += count;
             if !fits {
                 out.rewind(mark);
@@ -1021,7 +1037,15 @@ impl Pair<'_> {
             }
         }
         let len = (out.entries.len() - at) as u32;
-        Some((Head::Listed { at: at as u32, len }, 1, total))
+        Some((
+            Head::Listed {
+                at: at as u32,
+                len,
+                tail: false,
+            },
+            1,
+            total,
+        ))
     }
 }
 
@@ -1037,13 +1061,103 @@ struct Lister<'a, 'g> {
     skipped: u8,
     out: &'a mut Numbered,
     total: u64,
+    /// The part after the head, when it gets slots for each combination.
+    tail: Option<Tail<'g>>,
+}
+
+/// The part after a listed head, when it is the action's last and its one `in` choice is
+/// a set of cells bounded by conditions on each cell's own stack ([`SetBound`]): worked
+/// out for each combination the head lists rather than once for the position, where the
+/// names chosen and every effect but the head's last part's are known, it needs fewer
+/// slots and so fewer draws are refused.
+#[derive(Clone, Copy)]
+struct Tail<'g> {
+    /// The conditions, worked out where the listing stands.
+    fixed: &'g super::program::SetExpr,
+    /// What the head's last part's effect (not played by the listing) can add.
+    gained: u32,
+    /// At most this many cells whatever the conditions (the set's terms of a size of their
+    /// own).
+    cap: Option<u32>,
+    /// The names (local slots) whose cells the set leaves out and which the head has
+    /// chosen when it counts its last `in` choice, and when it walks it.
+    known: u64,
+    known_listed: u64,
+    /// The set leaves out the cell of the counted choice as well.
+    leaves_out_counted: bool,
+}
+
+impl<'g> Tail<'g> {
+    /// The tail of `action` after a head of `depth` parts, if it has that shape
+    /// ([`HeadShape::tails`](super::program::HeadShape::tails)).
+    fn of(action: &'g Action, depth: usize) -> Option<Tail<'g>> {
+        let shape = (*action.shape.tails.get(depth.checked_sub(1)?)?)?;
+        let Choice::In { bound, .. } = &action.parts[depth].choices[shape.choice as usize] else {
+            return None;
+        };
+        Some(Tail {
+            fixed: bound.fixed.as_ref()?,
+            gained: bound.gained_last?,
+            cap: bound.cap,
+            known: shape.known,
+            known_listed: shape.known_listed,
+            leaves_out_counted: shape.leaves_out_counted,
+        })
+    }
+
+    /// How many slots the tail needs after the combination the listing stands at (0: it
+    /// can have no element), given the cells of the head's counted choice, if counted.
+    fn slots(&self, env: &mut Env, counted: Option<&[u64]>) -> u32 {
+        let c = Ctx {
+            game: env.game,
+            state: env.state,
+            me: env.me,
+        };
+        let cells = env.game.board.len() as i64;
+        let known = if counted.is_some() {
+            self.known
+        } else {
+            self.known_listed
+        };
+        let n = with_cells(self.fixed, &c, env.locals, |set, locals| {
+            let w = set.len();
+            let mut kept = [0u64; WORDS];
+            kept[..w].copy_from_slice(set);
+            let mut names = known;
+            while names != 0 {
+                let slot = names.trailing_zeros() as usize;
+                names &= names - 1;
+                let cell = locals[slot];
+                if (0..cells).contains(&cell) {
+                    kept[cell as usize / 64] &= !(1 << (cell % 64));
+                }
+            }
+            let mut n = cellset::count(&kept[..w]);
+            // The counted choice's cell is left out too: one fewer, whichever it is, when
+            // every cell it may be is in the set.
+            if let Some(t) = counted
+                && self.leaves_out_counted
+                && n > 0
+                && t.iter().zip(&kept[..w]).all(|(t, k)| t & !k == 0)
+            {
+                n -= 1;
+            }
+            n
+        });
+        let n = n as u32 + self.gained;
+        self.cap.map_or(n, |cap| n.min(cap)).min(cells as u32)
+    }
 }
 
 impl Lister<'_, '_> {
     /// Lists from part `p` on; false once there are more than [`MOST_ENTRIES`].
     fn part(&mut self, env: &mut Env, p: usize) -> bool {
         if p == self.depth {
-            return self.entry(env, None);
+            let tail = match &self.tail {
+                Some(t) => t.slots(env, None),
+                None => 1,
+            };
+            return tail == 0 || self.entry(env, None, tail);
         }
         let part = &self.action.parts[p];
         if part.optional {
@@ -1076,9 +1190,16 @@ impl Lister<'_, '_> {
             if count == 0 {
                 return true;
             }
+            let tail = match &self.tail {
+                Some(t) => t.slots(env, Some(set)),
+                None => 1,
+            };
+            if tail == 0 {
+                return true;
+            }
             let at = self.out.sets.len() as u32;
             cellset::append(&mut self.out.sets, set);
-            return self.entry(env, Some((at, count as u64)));
+            return self.entry(env, Some((at, count as u64)), tail);
         }
         // The head's last part is played by each candidate; an earlier part is played
         // here, to list the next part's choices where it leaves the position.
@@ -1094,8 +1215,9 @@ impl Lister<'_, '_> {
 
     /// Records a combination: the `in` values of the head's parts it did not skip (but
     /// the last one's when its set is counted: `leaf`, where the set was kept and how
-    /// many cells it has), standing for one candidate or one per cell of that set.
-    fn entry(&mut self, env: &Env, leaf: Option<(u32, u64)>) -> bool {
+    /// many cells it has), standing for one candidate or one per cell of that set, times
+    /// the `tail`'s slots (1 without a tail).
+    fn entry(&mut self, env: &Env, leaf: Option<(u32, u64)>, tail: u32) -> bool {
         let values = self.out.values.len();
         for (p, part) in self.action.parts[..self.depth].iter().enumerate() {
             if self.skipped & (1 << p) != 0 {
@@ -1108,8 +1230,8 @@ impl Lister<'_, '_> {
             }
         }
         let (at, count) = leaf.unwrap_or((u32::MAX, 1));
-        let fits = self.out.entry(self.total, values, self.skipped, at);
-        self.total += count;
+        let fits = self.out.entry(self.total, values, self.skipped, at, tail);
+        self.total += count * u64::from(tail);
         fits
     }
 }
@@ -1156,12 +1278,25 @@ impl Trial<'_, '_> {
             Head::Plies { at, .. } => {
                 return self.replay(action, &s.plies[(at as u64 + head) as usize]);
             }
-            Head::Listed { at, len } => {
+            Head::Listed { at, len, tail } => {
                 let entries = &s.entries[at as usize..(at + len) as usize];
                 let e = entries.partition_point(|e| e.before <= head) - 1;
                 let entry = entries[e];
                 skipped = entry.skipped;
-                self.listed(action, plan, s, entry, head - entry.before)?
+                let k = head - entry.before;
+                // (One call of `listed`, which is then inlined here.)
+                let (k, tail_value) = if tail {
+                    let slots = u64::from(entry.tail);
+                    (k / slots, Some(k % slots))
+                } else {
+                    (k, None)
+                };
+                self.listed(action, plan, s, entry, k)?;
+                if let Some(value) = tail_value {
+                    let part = &action.parts[plan.parts as usize];
+                    self.part(part, &[Factor::Slots(entry.tail)], s, value, 0)?;
+                    return Ok(skipped);
+                }
             }
         }
         let mut factors = &s.factors[plan.tail as usize..];
