@@ -656,15 +656,6 @@ impl Game {
         for depth in (1..=deepest).rev() {
             let mark = out.mark();
             let at = mark.0;
-            let mut lister = Lister {
-                journal: &mut *journal,
-                action,
-                depth,
-                skipped: 0,
-                out: &mut *out,
-                total: 0,
-                tail: Tail::of(action, depth),
-            };
             let mut env = Env {
                 game: self,
                 state: &mut *state,
@@ -672,8 +663,12 @@ impl Game {
                 locals: &mut *locals,
                 count: false,
             };
-            if lister.part(&mut env, 0) {
-                let (total, tail) = (lister.total, lister.tail.is_some());
+            let j = &mut *journal;
+            let listed = match Tail::of(action, depth) {
+                Some(tail) => Lister::list(j, action, depth, out, tail, &mut env).zip(Some(true)),
+                None => Lister::list(j, action, depth, out, NoTail, &mut env).zip(Some(false)),
+            };
+            if let Some((total, tail)) = listed {
                 let len = (out.entries.len() - at) as u32;
                 return (
                     Head::Listed {
@@ -1053,7 +1048,7 @@ impl Pair<'_> {
 /// ones, worked out already), and for a head of two parts, the second part's in the
 /// position each combination of the first leaves. The choices run as chains (see
 /// `engine::chain`); the position and the names are the [`Env`]'s.
-struct Lister<'a, 'g> {
+struct Lister<'a, 'g, T> {
     journal: &'a mut Journal,
     action: &'g Action,
     /// How many parts the head has.
@@ -1061,8 +1056,28 @@ struct Lister<'a, 'g> {
     skipped: u8,
     out: &'a mut Numbered,
     total: u64,
-    /// The part after the head, when it gets slots for each combination.
-    tail: Option<Tail<'g>>,
+    /// The slots of the part after the head for each combination: a [`Tail`], or
+    /// [`NoTail`] (a listing of its own, so that one pays nothing for the other).
+    tail: T,
+}
+
+/// What the part after a listed head needs for each combination the head lists.
+trait TailSlots: Copy {
+    /// How many slots after the combination the listing stands at (0: the part can have
+    /// no element), given the cells of the head's counted choice, if counted.
+    fn slots(&self, env: &mut Env, counted: Option<&[u64]>) -> u32;
+}
+
+/// No part after the head gets slots from the listing: each combination stands for its
+/// own candidates alone.
+#[derive(Clone, Copy)]
+struct NoTail;
+
+impl TailSlots for NoTail {
+    #[inline(always)]
+    fn slots(&self, _: &mut Env, _: Option<&[u64]>) -> u32 {
+        1
+    }
 }
 
 /// The part after a listed head, when it is the action's last and its one `in` choice is
@@ -1104,9 +1119,9 @@ impl<'g> Tail<'g> {
             leaves_out_counted: shape.leaves_out_counted,
         })
     }
+}
 
-    /// How many slots the tail needs after the combination the listing stands at (0: it
-    /// can have no element), given the cells of the head's counted choice, if counted.
+impl TailSlots for Tail<'_> {
     fn slots(&self, env: &mut Env, counted: Option<&[u64]>) -> u32 {
         let c = Ctx {
             game: env.game,
@@ -1149,14 +1164,33 @@ impl<'g> Tail<'g> {
     }
 }
 
-impl Lister<'_, '_> {
+impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
+    /// Lists the head of `depth` parts into `out`: how many candidates its combinations
+    /// stand for, or `None` once there are more than [`MOST_ENTRIES`].
+    fn list(
+        journal: &'a mut Journal,
+        action: &'g Action,
+        depth: usize,
+        out: &'a mut Numbered,
+        tail: T,
+        env: &mut Env,
+    ) -> Option<u64> {
+        let mut lister = Lister {
+            journal,
+            action,
+            depth,
+            skipped: 0,
+            out,
+            total: 0,
+            tail,
+        };
+        lister.part(env, 0).then_some(lister.total)
+    }
+
     /// Lists from part `p` on; false once there are more than [`MOST_ENTRIES`].
     fn part(&mut self, env: &mut Env, p: usize) -> bool {
         if p == self.depth {
-            let tail = match &self.tail {
-                Some(t) => t.slots(env, None),
-                None => 1,
-            };
+            let tail = self.tail.slots(env, None);
             return tail == 0 || self.entry(env, None, tail);
         }
         let part = &self.action.parts[p];
@@ -1190,10 +1224,7 @@ impl Lister<'_, '_> {
             if count == 0 {
                 return true;
             }
-            let tail = match &self.tail {
-                Some(t) => t.slots(env, Some(set)),
-                None => 1,
-            };
+            let tail = self.tail.slots(env, Some(set));
             if tail == 0 {
                 return true;
             }
