@@ -30,7 +30,7 @@
 //!   that outgrows its slots leaves plies without a candidate.
 //! - Where that part is the action's last after a listed head (a move, what to take, then
 //!   where to put it), its slots are worked out for each listed combination instead
-//!   ([`Tail`]): the conditions where the listing stands, less the cells of the names it
+//!   (`Tail`): the conditions where the listing stands, less the cells of the names it
 //!   leaves out that the head has chosen (`put != from`), less one for the counted choice
 //!   it leaves out when every cell that choice may be is in the set (`put != take`), plus
 //!   what the head's last effect, still to come, can add. Fewer slots, fewer refusals.
