@@ -34,7 +34,8 @@ pub enum Node {
     If(Box<Node>, Box<Node>, Box<Node>),
     Call(NativeFn, Box<[Node]>),
     /// `owner(cell)`, `empty(cell)` and `me`: the commonest natives, read straight from
-    /// the state's caches instead of through a call, and recognised by the set pass (`narrow` in `compile::sets`).
+    /// the state's caches instead of through a call, and recognised by the set pass
+    /// (`narrow` in `compile::sets`).
     Owner(Box<Node>),
     Empty(Box<Node>),
     /// `top(cell)` (the top piece's kind) and `height(cell)`, read straight from the
