@@ -17,7 +17,8 @@ use crate::common;
 use crate::reference::splut::Splut;
 use crate::traces::{check_seeds, compare_perft, compare_perft_midgame};
 
-fn splut(players: usize, lev_into_vacated: bool) -> Game {
+/// The game file compiled for a Splut! setting.
+pub(crate) fn splut(players: usize, lev_into_vacated: bool) -> Game {
     common::game(
         "splut",
         &[

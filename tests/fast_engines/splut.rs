@@ -1,22 +1,11 @@
 //! The hand-written splut of `tests/fast/splut.rs` agrees with the interpreter.
 
-use crate::common::{game, play};
+use crate::common::play;
 use crate::fast::splut::{Move as SplutMove, Splut};
+use crate::traces_splut::splut;
 use rand::RngExt;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use rulebook::engine::game::Game;
-
-/// The game file compiled for a Splut! setting.
-fn splut_game(players: u8, lev_into_vacated: bool) -> Game {
-    game(
-        "splut",
-        &[
-            ("players", &players.to_string()),
-            ("lev_into_vacated", &lev_into_vacated.to_string()),
-        ],
-    )
-}
 
 /// Plays the seeded games `seeds` of Splut! with both, the hand-written engine choosing
 /// each ply with `choose` (an index into its listing), and compares the sorted ply texts at
@@ -29,7 +18,7 @@ fn splut_agrees(
     seeds: impl IntoIterator<Item = u64>,
     choose: impl Fn(&Splut, &[SplutMove], &mut Xoshiro256PlusPlus) -> usize,
 ) -> Vec<Splut> {
-    let g = splut_game(players, lev_into_vacated);
+    let g = splut(usize::from(players), lev_into_vacated);
     let mut ends = Vec::new();
     for seed in seeds {
         let setting =
@@ -125,7 +114,7 @@ fn splut_by_hand_has_the_interpreters_perft_counts() {
         assert_eq!(Splut::start(players, true).perft(1), 3);
         for lev_into_vacated in [true, false] {
             let setting = format!("{players} players, lev_into_vacated {lev_into_vacated}");
-            let g = splut_game(players, lev_into_vacated);
+            let g = splut(usize::from(players), lev_into_vacated);
             let mut s = g.start();
             let mut fast = Splut::start(players, lev_into_vacated);
             // The first turns: 1 step, 2 steps, then 3.
