@@ -251,39 +251,37 @@ fn drawn_plies_are_uniform_when_a_later_part_leaves_out_a_cell_its_ply_edited() 
     // (`pair`), or one of two cells, only one of which is left out (`one`: the bound
     // counts an edit of a name only where both branches make it). One slot fewer and
     // some plies would have no candidate, which debug builds stop at.
-    let g = small_game(
-        "names",
-        4,
-        1,
-        r#"
-[[setup]]
-put = "p"
-owner = "one"
-at = ["a1"]
-
+    // Two empty cells `a` and `b` chosen, something put down, then a piece taken.
+    let action = |name: &str, effect: &str, first: &str, then: &str| {
+        format!(
+            r#"
 [[actions]]
-name = "pair"
+name = "{name}"
 choose = ['a in cells where empty(a)', 'b in cells where empty(b) && b != a']
-effect = 'place(a, p, me); place(b, p, me)'
-notation = '{a}{b}'
+effect = '{effect}'
+notation = '{first}'
 
 [[actions.then]]
 choose = ['x in cells where height(x) >= 1 && x != a']
 effect = 'remove(x)'
-notation = ' x{x}'
-
-[[actions]]
-name = "one"
-choose = ['a in cells where empty(a)', 'b in cells where empty(b) && b != a']
-effect = 'if a == b1 { place(a, p, me) } else { place(b, p, me) }'
-notation = '{a}/{b}'
-
-[[actions.then]]
-choose = ['x in cells where height(x) >= 1 && x != a']
-effect = 'remove(x)'
-notation = ' y{x}'
-"#,
+notation = '{then}'
+"#
+        )
+    };
+    let pair = action(
+        "pair",
+        "place(a, p, me); place(b, p, me)",
+        "{a}{b}",
+        " x{x}",
     );
+    let one = action(
+        "one",
+        "if a == b1 { place(a, p, me) } else { place(b, p, me) }",
+        "{a}/{b}",
+        " y{x}",
+    );
+    let setup = "[[setup]]\nput = \"p\"\nowner = \"one\"\nat = [\"a1\"]\n";
+    let g = small_game("names", 4, 1, &format!("{setup}{pair}{one}"));
     // `pair`: 6 ordered pairs of the three empty cells, then a1 or b: 12. `one`: a = b1
     // puts a piece on b1 and leaves a1 alone to take (2 plies); a = c1 or d1 puts one on
     // b, then a1 or b (8 plies).
@@ -307,11 +305,30 @@ fn drawn_plies_are_uniform_when_the_last_part_gets_slots_per_listed_head() {
     // too, and it was not empty when listed, so it takes no slot away; in `back` it may
     // be put back on, so the take adds a slot. A slot fewer in either and some plies
     // would have no candidate, which debug builds stop at.
-    let g = small_game(
-        "tails",
-        6,
-        1,
-        r#"
+    let action = |name: &str, put: &str, mark: &str| {
+        format!(
+            r#"
+[[actions]]
+name = "{name}"
+choose = ['from in cells where owner(from) == me', 'to in adjacent(from) where empty(to)']
+effect = 'move(from, to)'
+notation = '{{from}}-{{to}}'
+
+[[actions.then]]
+choose = ['take in cells where !empty(take) && take != to']
+effect = 'remove(take)'
+notation = ' x{{take}}'
+
+[[actions.then]]
+choose = ['put in cells where {put}']
+effect = 'place(put, p, me)'
+notation = ' {mark}{{put}}'
+"#
+        )
+    };
+    let keep = action("keep", "empty(put) && put != from && put != take", "+");
+    let back = action("back", "empty(put) && put != from", "*");
+    let setup = r#"
 [[setup]]
 put = "p"
 owner = "one"
@@ -321,40 +338,8 @@ at = ["c1"]
 put = "p"
 owner = "two"
 at = ["a1", "e1", "f1"]
-
-[[actions]]
-name = "keep"
-choose = ['from in cells where owner(from) == me', 'to in adjacent(from) where empty(to)']
-effect = 'move(from, to)'
-notation = '{from}-{to}'
-
-[[actions.then]]
-choose = ['take in cells where !empty(take) && take != to']
-effect = 'remove(take)'
-notation = ' x{take}'
-
-[[actions.then]]
-choose = ['put in cells where empty(put) && put != from && put != take']
-effect = 'place(put, p, me)'
-notation = ' +{put}'
-
-[[actions]]
-name = "back"
-choose = ['from in cells where owner(from) == me', 'to in adjacent(from) where empty(to)']
-effect = 'move(from, to)'
-notation = '{from}-{to}'
-
-[[actions.then]]
-choose = ['take in cells where !empty(take) && take != to']
-effect = 'remove(take)'
-notation = ' x{take}'
-
-[[actions.then]]
-choose = ['put in cells where empty(put) && put != from']
-effect = 'place(put, p, me)'
-notation = ' *{put}'
-"#,
-    );
+"#;
+    let g = small_game("tails", 6, 1, &format!("{setup}{keep}{back}"));
     // Two steps (to b1 or d1), three takes (a1, e1, f1), then in `keep` the one empty cell
     // left (d1 or b1), in `back` that one or the cell taken from.
     let texts = crate::common::legal(&g, &g.start());
