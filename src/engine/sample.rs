@@ -1321,19 +1321,12 @@ impl Trial<'_, '_> {
                 let entry = entries[e];
                 skipped = entry.skipped;
                 let k = head - entry.before;
-                // (One call of `listed`, which is then inlined here.)
-                let (k, tail_value) = if tail {
-                    let slots = u64::from(entry.tail);
-                    (k / slots, Some(k % slots))
-                } else {
-                    (k, None)
-                };
-                self.listed(action, plan, s, entry, k)?;
-                if let Some(value) = tail_value {
-                    let part = &action.parts[plan.parts as usize];
-                    self.part(part, &[Factor::Slots(entry.tail)], s, value, 0)?;
-                    return Ok(skipped);
+                if tail {
+                    return self
+                        .listed_with_tail(action, plan, s, entry, k)
+                        .map(|()| skipped);
                 }
+                self.listed(action, plan, s, entry, k)?
             }
         }
         let mut factors = &s.factors[plan.tail as usize..];
@@ -1466,8 +1459,27 @@ impl Trial<'_, '_> {
         }
     }
 
+    /// Plays candidate `k` of a listed combination whose head has a tail: the head's
+    /// combination `k / slots`, then slot `k % slots` of the tail. Kept out of
+    /// [`Trial::run`], whose other heads are most draws, so that it stays as it was.
+    #[inline(never)]
+    fn listed_with_tail(
+        &mut self,
+        action: &Action,
+        plan: &Plan,
+        s: &Numbered,
+        entry: Entry,
+        k: u64,
+    ) -> Result<(), Refused> {
+        let slots = u64::from(entry.tail);
+        self.listed(action, plan, s, entry, k / slots)?;
+        let part = &action.parts[plan.parts as usize];
+        self.part(part, &[Factor::Slots(entry.tail)], s, k % slots, 0)
+    }
+
     /// Makes the head's choices from a listed combination: its `in` values in order, then
     /// the last `in` choice's `k`-th cell when the entry counts a set; plays each part.
+    #[inline(always)]
     fn listed(
         &mut self,
         action: &Action,
