@@ -43,13 +43,7 @@ pub fn optimise(game: &mut Game, fold_steps: bool) {
         // What each part's effect can change at most.
         let mut effects = Vec::new();
         for part in &mut action.parts {
-            for choice in &part.choices {
-                if let Choice::In { slot, .. } | Choice::Let(slot, _) = choice
-                    && *slot < 64
-                {
-                    chosen |= 1 << slot;
-                }
-            }
+            chosen |= part.names(part.choices.len());
             for choice in &mut part.choices {
                 match choice {
                     Choice::In {

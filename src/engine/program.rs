@@ -573,6 +573,17 @@ impl Part {
             }
         }
     }
+
+    /// The names (local slots below 64, a bit each) that the part's first `upto`
+    /// choices bind.
+    pub fn names(&self, upto: usize) -> u64 {
+        self.choices[..upto]
+            .iter()
+            .fold(0, |bits, choice| match choice {
+                Choice::In { slot, .. } | Choice::Let(slot, _) if *slot < 64 => bits | 1 << slot,
+                _ => bits,
+            })
+    }
 }
 
 /// An action a player may take: one or more parts played as a single ply.
@@ -698,19 +709,11 @@ impl TailShape {
             .choices
             .iter()
             .rposition(|c| matches!(c, Choice::In { .. }));
-        let (mut chosen, mut before_counted) = (0u64, 0u64);
-        for (p, part) in action.parts[..depth].iter().enumerate() {
-            for (i, c) in part.choices.iter().enumerate() {
-                if let Choice::In { slot, .. } | Choice::Let(slot, _) = c
-                    && *slot < 64
-                {
-                    chosen |= 1 << slot;
-                    if p + 1 < depth || counted_at.is_some_and(|at| i < at) {
-                        before_counted |= 1 << slot;
-                    }
-                }
-            }
-        }
+        let earlier = action.parts[..depth - 1]
+            .iter()
+            .fold(0, |bits, part| bits | part.names(part.choices.len()));
+        let chosen = earlier | last.names(last.choices.len());
+        let before_counted = earlier | last.names(counted_at.unwrap_or(0));
         let leaves_out_counted = counted_at.is_some_and(|at| match &last.choices[at] {
             Choice::In { slot, .. } => *slot < 64 && bound.excluded & (1 << slot) != 0,
             _ => false,

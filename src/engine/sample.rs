@@ -58,7 +58,8 @@ use super::eval::{cells_into, domain, eval, steps, with_cells};
 use super::game::{Game, Ply, Probe};
 use super::natives::{Ctx, Elems, Mut};
 use super::program::{
-    Action, Choice, Domain, FRAME_INLINE, Most, PairShape, Part, Repeat, SetBound, frame, frame_len,
+    Action, Choice, Domain, FRAME_INLINE, Most, PairShape, Part, Repeat, SetBound, TailShape,
+    frame, frame_len,
 };
 use super::state::{Journal, State};
 
@@ -1100,12 +1101,8 @@ struct Tail<'g> {
     /// At most this many cells whatever the conditions (the set's terms of a size of their
     /// own).
     cap: Option<u32>,
-    /// The names (local slots) whose cells the set leaves out and which the head has
-    /// chosen when it counts its last `in` choice, and when it walks it.
-    known: u64,
-    known_listed: u64,
-    /// The set leaves out the cell of the counted choice as well.
-    leaves_out_counted: bool,
+    /// Which names the set leaves out that the head has chosen where the listing stands.
+    shape: TailShape,
 }
 
 impl<'g> Tail<'g> {
@@ -1120,9 +1117,7 @@ impl<'g> Tail<'g> {
             fixed: bound.fixed.as_ref()?,
             gained: bound.gained_last?,
             cap: bound.cap,
-            known: shape.known,
-            known_listed: shape.known_listed,
-            leaves_out_counted: shape.leaves_out_counted,
+            shape,
         })
     }
 }
@@ -1136,9 +1131,9 @@ impl TailSlots for Tail<'_> {
         };
         let cells = env.game.board.len() as i64;
         let known = if counted.is_some() {
-            self.known
+            self.shape.known
         } else {
-            self.known_listed
+            self.shape.known_listed
         };
         let n = with_cells(self.fixed, &c, env.locals, |set, locals| {
             let w = set.len();
@@ -1157,7 +1152,7 @@ impl TailSlots for Tail<'_> {
             // The counted choice's cell is left out too: one fewer, whichever it is, when
             // every cell it may be is in the set.
             if let Some(t) = counted
-                && self.leaves_out_counted
+                && self.shape.leaves_out_counted
                 && n > 0
                 && t.iter().zip(&kept[..w]).all(|(t, k)| t & !k == 0)
             {
