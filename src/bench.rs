@@ -3,7 +3,7 @@
 //! Random playouts from the start position run on one thread for a fixed time; the figures
 //! are playouts and plies per second, the average game length and how the games ended. A
 //! second, shorter measure runs the MCTS bot from the start position and counts its
-//! iterations per second. Times are wall-clock, so figures vary between runs: report
+//! iterations per second (on one thread, or as many as `--threads` asks for). Times are wall-clock, so figures vary between runs: report
 //! medians of several.
 
 use std::collections::BTreeMap;
@@ -26,6 +26,8 @@ pub struct BenchReport {
     pub endings: BTreeMap<String, u64>,
     pub mcts_iterations: u64,
     pub mcts_seconds: f64,
+    /// The threads the MCTS measure ran on.
+    pub mcts_threads: usize,
     /// The process's peak resident memory in bytes, where the system tells it.
     pub peak_memory: Option<u64>,
 }
@@ -41,8 +43,9 @@ pub enum Amount {
     Playouts(u64),
 }
 
-/// Plays random playouts from the start, then runs MCTS from the start, as `amount` says.
-pub fn run(game: &Game, amount: Amount, seed: u64) -> BenchReport {
+/// Plays random playouts from the start, then runs MCTS from the start on `threads`
+/// threads, as `amount` says.
+pub fn run(game: &Game, amount: Amount, seed: u64, threads: usize) -> BenchReport {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let (limit, count) = match amount {
         Amount::Seconds(s) => (Duration::from_secs_f64(s.max(0.01)), u64::MAX),
@@ -88,6 +91,7 @@ pub fn run(game: &Game, amount: Amount, seed: u64) -> BenchReport {
     // the engine plays a game out inside a search, and stays comparable across builds.
     let settings = Settings {
         cutoff: Cutoff::Off,
+        threads,
         ..Settings::default()
     };
     let mut bot = MctsBot::with_settings(seed, budget, settings);
@@ -103,6 +107,7 @@ pub fn run(game: &Game, amount: Amount, seed: u64) -> BenchReport {
         endings,
         mcts_iterations,
         mcts_seconds,
+        mcts_threads: bot.settings().threads,
         peak_memory: peak_memory(),
     }
 }
@@ -166,8 +171,12 @@ impl BenchReport {
             .map(|(k, n)| format!("{k} {:.1}%", 100.0 * *n as f64 / self.playouts as f64))
             .collect();
         s += &format!("endings {}\n", shares.join(", "));
+        let threads = match self.mcts_threads {
+            1 => String::new(),
+            n => format!(" on {n} threads"),
+        };
         s += &format!(
-            "mcts iterations/s {:.0} (from the start, {:.1} s)\n",
+            "mcts iterations/s {:.0} (from the start, {:.1} s{threads})\n",
             self.mcts_per_second(),
             self.mcts_seconds
         );
@@ -189,6 +198,7 @@ impl BenchReport {
             "plies_per_second": self.plies_per_second(),
             "endings": self.endings,
             "mcts_iterations_per_second": self.mcts_per_second(),
+            "mcts_threads": self.mcts_threads,
             "peak_memory_bytes": self.peak_memory,
         })
     }

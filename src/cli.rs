@@ -13,6 +13,7 @@ use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
 use crate::bench;
+use crate::bots::mcts::MAX_THREADS;
 use crate::bots::{self, Bot};
 use crate::compile;
 use crate::engine::game::{Game, IllegalPly};
@@ -143,7 +144,8 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         transcripts: Option<String>,
     },
-    /// Measures random playouts and MCTS iterations per second on one thread.
+    /// Measures random playouts and MCTS iterations per second on one thread (MCTS on more
+    /// with --threads).
     Bench {
         #[command(flatten)]
         game: GameArgs,
@@ -159,6 +161,11 @@ enum Command {
         /// Seeds the random playouts and MCTS.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Runs the MCTS measure on this many threads, from 1 to 64, as `mcts:threads=N`
+        /// does (the random playouts stay on one).
+        #[arg(long, default_value_t = 1, value_name = "N",
+              value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
+        threads: u16,
         /// Also writes the figures as JSON to this file.
         #[arg(long, value_name = "FILE")]
         json: Option<String>,
@@ -440,6 +447,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             seconds,
             playouts,
             seed,
+            threads,
             json,
         } => {
             seconds_option("--seconds", seconds, 3600.0)?;
@@ -449,7 +457,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                 None => bench::Amount::Seconds(seconds),
             };
             let g = load_game(&game.as_ref())?;
-            let report = bench::run(&g, amount, seed);
+            let report = bench::run(&g, amount, seed, usize::from(threads));
             write!(out, "{}", report.text())?;
             if let Some(path) = json {
                 let text = serde_json::to_string_pretty(&report.json())? + "\n";

@@ -2,7 +2,7 @@
 
 use insta_cmd::assert_cmd_snapshot;
 
-use crate::common::{rulebook, run_with_stdin};
+use crate::common::{rulebook, run_with_stdin, stderr, stdout};
 
 #[test]
 fn check_summarises_valid_games() {
@@ -524,6 +524,44 @@ fn bench_reports_every_figure_and_ends_with_playouts_per_second() {
         endings.keys().all(|k| k == "black" || k == "white"),
         "{endings:?}"
     );
+}
+
+#[test]
+fn bench_runs_its_mcts_measure_on_the_threads_asked_for() {
+    let scratch = crate::common::Scratch::new("bench-threads");
+    let json = scratch.join("bench.json");
+    let out = rulebook()
+        .args([
+            "bench",
+            "games/sight.toml",
+            "--playouts",
+            "5",
+            "--threads",
+            "2",
+        ])
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains(" on one thread\n"), "{text}");
+    assert!(text.contains(" s on 2 threads)\n"), "{text}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["mcts_threads"], 2);
+    for bad in ["0", "65", "two"] {
+        let out = rulebook()
+            .args(["bench", "games/sight.toml", "--threads", bad])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "--threads {bad}");
+        assert!(
+            stderr(&out).contains(&format!("invalid value '{bad}' for '--threads <N>'")),
+            "{}",
+            stderr(&out)
+        );
+    }
 }
 
 #[test]

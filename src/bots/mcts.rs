@@ -19,8 +19,10 @@
 //!   listing them (the cost of ordering is paid only where visits come back);
 //! - **tree reuse**: asked about a position that follows the last one searched, the bot
 //!   keeps the subtree of the plies actually played;
-//! - **root parallelism**: `threads=N` grows N trees, one per thread, each from its own
-//!   seed, and adds up their root statistics; one thread is exactly the serial search;
+//! - **threads in lockstep**: `threads=N` grows one tree with N threads, in rounds of N
+//!   iterations whose descents and back-ups run in order on one thread and whose
+//!   playouts run at the same time (see `lockstep`): deterministic for a seed and a
+//!   number of iterations, and one thread is exactly the serial search;
 //! - **cut-off playouts**: in a game that declares an `[eval]`, a playout stops after the
 //!   plies its `[eval] cutoff` gives (`compile::DEFAULT_EVAL_CUTOFF` by default, none
 //!   with `cutoff = 0`; the spec's `cutoff=N` or `cutoff=0` overrides both) and is
@@ -50,7 +52,8 @@ use std::time::Duration;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
-use rustc_hash::FxHashMap;
+
+mod lockstep;
 
 use super::spec::Spec;
 use super::{Bot, Clock, Timer, heuristic};
@@ -77,7 +80,7 @@ impl Budget {
     }
 }
 
-/// How the search grows its trees: the spec's options other than the budget.
+/// How the search grows its tree: the spec's options other than the budget.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
     /// The exploration constant of UCT.
@@ -89,7 +92,7 @@ pub struct Settings {
     /// The widening coefficient: a node with `n` visits has at most `ceil(widen·√n)`
     /// children; 0 expands every ply (plain UCT).
     pub widen: f64,
-    /// Trees grown in parallel, one per thread.
+    /// Threads growing the tree, each with its own playouts.
     pub threads: usize,
 }
 
@@ -136,14 +139,16 @@ pub struct MctsBot {
     budget: Budget,
     settings: Settings,
     clock: Clock,
-    /// One per thread, kept between moves: its generator and its tree.
+    /// The search tree, kept between moves (every thread grows this one).
+    tree: Tree,
+    /// One per thread, kept between moves: its generator and scratch positions.
     workers: Vec<Worker>,
 }
 
 /// The options `mcts` takes, for error messages.
 pub const OPTIONS: &[&str] = &["iters", "ms", "c", "playout", "cutoff", "widen", "threads"];
 
-/// The most nodes one search keeps over all its trees (about a gigabyte): a search stops
+/// The most nodes one search keeps (about a gigabyte): a search stops
 /// there whatever its budget, as a long time budget on a fast game would otherwise fill
 /// memory. It is also the most iterations `iters` may ask for.
 pub const MAX_NODES: usize = 10_000_000;
@@ -200,6 +205,7 @@ impl MctsBot {
                 ..settings
             },
             clock: Clock::Real,
+            tree: Tree::default(),
             workers: (0..threads)
                 .map(|i| Worker::new(thread_seed(seed, i as u64)))
                 .collect(),
@@ -356,10 +362,9 @@ struct Tree {
     spread: (f64, u64),
 }
 
-/// A search thread's own things: its generator, its tree and scratch positions.
+/// A search thread's own things: its generator and scratch positions.
 struct Worker {
     rng: Xoshiro256PlusPlus,
-    tree: Tree,
     /// The position an iteration walks down the tree and plays out.
     scratch: Option<State>,
     /// Where ordering tries each ply.
@@ -379,16 +384,16 @@ impl Worker {
     fn new(seed: u64) -> Worker {
         Worker {
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-            tree: Tree::default(),
             scratch: None,
             probe: None,
             rewards: Vec::new(),
         }
     }
 
-    /// Grows this worker's tree for `state` within the limits; returns the iterations run.
+    /// Grows `tree` for `state` within the limits, alone; returns the iterations run.
     fn grow(
         &mut self,
+        tree: &mut Tree,
         game: &Game,
         state: &State,
         settings: &Settings,
@@ -397,18 +402,14 @@ impl Worker {
     ) -> u64 {
         let Worker {
             rng,
-            tree,
             scratch,
             probe,
             rewards,
         } = self;
         let scratch = scratch.get_or_insert_with(|| state.clone());
         let probe = probe.get_or_insert_with(|| state.clone());
-        tree.reroot(game, state);
+        tree.ready(game, state, probe, rng, limits, &mut timer);
         let time_up = |timer: &mut Timer| limits.budget.time_spent(timer);
-        if tree.nodes[0].ranked == NONE {
-            tree.rank(game, 0, state, probe, rng, || time_up(&mut timer));
-        }
         let mut iterations = 0;
         loop {
             // A time budget spent before the first iteration (ordering a wide root can
@@ -454,6 +455,25 @@ fn allowed(visits: u32, widen: f64) -> u32 {
 }
 
 impl Tree {
+    /// Makes `state` the root ([`Tree::reroot`]) and orders its plies if they are not
+    /// yet, within the time budget.
+    fn ready(
+        &mut self,
+        game: &Game,
+        state: &State,
+        probe: &mut State,
+        rng: &mut Xoshiro256PlusPlus,
+        limits: &Limits,
+        timer: &mut Timer,
+    ) {
+        self.reroot(game, state);
+        if self.nodes[0].ranked == NONE {
+            self.rank(game, 0, state, probe, rng, || {
+                limits.budget.time_spent(timer)
+            });
+        }
+    }
+
     /// Starts afresh from `state`.
     fn reset(&mut self, state: &State) {
         self.nodes.clear();
@@ -769,6 +789,29 @@ impl Tree {
         rewards: &mut Vec<f64>,
         settings: &Settings,
     ) {
+        let node = self.descend(game, root, scratch, probe, rng, settings);
+        if !self.settle(game, node, scratch, rewards) {
+            let by_eval = play_out(game, scratch, rng, settings);
+            if outcome_rewards(game, scratch, by_eval, rewards) {
+                self.soften(rewards);
+            }
+        }
+        self.back_up(node, rewards, true);
+    }
+
+    /// The selection and expansion of an iteration: from `root` (played on `scratch`)
+    /// down the tree by UCT until a node may grow a child (its widening allows one and it
+    /// has a ply left), which it adds; returns the node the iteration scores, whose
+    /// position `scratch` is left in.
+    fn descend(
+        &mut self,
+        game: &Game,
+        root: &State,
+        scratch: &mut State,
+        probe: &mut State,
+        rng: &mut Xoshiro256PlusPlus,
+        settings: &Settings,
+    ) -> usize {
         scratch.clone_from(root);
         let mut node = 0;
         while scratch.outcome.is_none() && self.nodes[node].won_by == UNPROVEN {
@@ -798,27 +841,42 @@ impl Tree {
             node = self.select(node, settings.c);
             game.play(scratch, &self.nodes[node].ply);
         }
+        node
+    }
+
+    /// Scores `node` without a playout where none can say more (the game ends in
+    /// `scratch`, its position, or the node's result is proven): fills `rewards`, proves
+    /// the node if it was not, and says so.
+    fn settle(
+        &mut self,
+        game: &Game,
+        node: usize,
+        scratch: &State,
+        rewards: &mut Vec<f64>,
+    ) -> bool {
         let won_by = match &scratch.outcome {
             Some(o) if o.winners.len() == 1 => o.winners[0],
             _ => self.nodes[node].won_by,
         };
-        if won_by != UNPROVEN {
-            // The game ends here, or its result is proven: no playout can say more.
-            rewards.clear();
-            rewards.resize(game.players.len(), 0.0);
-            rewards[won_by as usize] = 1.0;
-            if self.nodes[node].won_by == UNPROVEN {
-                self.prove(node, won_by);
-            }
-        } else {
-            let cutoff = settings.cutoff_in(game);
-            let limit = cutoff.map_or(settings.playout_cap, |c| c.min(settings.playout_cap));
-            game.playout(scratch, rng, limit);
-            self.score(game, scratch, cutoff.is_some(), rewards);
+        if won_by == UNPROVEN {
+            return false;
         }
+        rewards.clear();
+        rewards.resize(game.players.len(), 0.0);
+        rewards[won_by as usize] = 1.0;
+        if self.nodes[node].won_by == UNPROVEN {
+            self.prove(node, won_by);
+        }
+        true
+    }
+
+    /// Adds `rewards` to `node` and every node above it, each for the player who chose
+    /// it, and a visit to each when `visit` (a shared tree counted the visits on the
+    /// way down: see [`Tree::visit`]).
+    fn back_up(&mut self, mut node: usize, rewards: &[f64], visit: bool) {
         loop {
             let n = &mut self.nodes[node];
-            n.visits += 1;
+            n.visits += u32::from(visit);
             let parent = n.parent;
             if parent == NONE {
                 break;
@@ -829,36 +887,77 @@ impl Tree {
         }
     }
 
-    /// Each player's reward for the end of a playout, into `out`: a win shared by its
-    /// winners, a draw by everyone, and a playout stopped short either a draw or, when
-    /// `by_eval`, a softmax of the players' `[eval]` in units of its usual spread.
-    fn score(&mut self, game: &Game, state: &State, by_eval: bool, out: &mut Vec<f64>) {
-        let players = game.players.len();
-        out.clear();
-        match &state.outcome {
-            Some(o) if !o.winners.is_empty() => {
-                out.resize(players, 0.0);
-                for &w in &o.winners {
-                    out[w as usize] = 1.0 / o.winners.len() as f64;
-                }
+    /// Counts a visit to `node` and every node above it before its playout is scored:
+    /// the other threads of a shared tree then see those nodes visited with nothing won
+    /// yet (a "virtual loss") and spread over other plies while the playout runs.
+    fn visit(&mut self, mut node: usize) {
+        loop {
+            let n = &mut self.nodes[node];
+            n.visits += 1;
+            if n.parent == NONE {
+                break;
             }
-            None if by_eval => {
-                out.extend((0..players as u8).map(|p| heuristic(game, state, p) as f64));
-                let mean = out.iter().sum::<f64>() / players as f64;
-                let spread = out.iter().map(|e| (e - mean).abs()).sum::<f64>() / players as f64;
-                self.spread.0 += spread;
-                self.spread.1 += 1;
-                let scale = (self.spread.0 / self.spread.1 as f64).max(1.0);
-                let top = out.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                for e in out.iter_mut() {
-                    *e = ((*e - top) / scale).exp();
-                }
-                let sum: f64 = out.iter().sum();
-                for e in out.iter_mut() {
-                    *e /= sum;
-                }
+            node = n.parent as usize;
+        }
+    }
+
+    /// Turns the players' `[eval]` at the end of a cut-off playout (in `out`) into
+    /// rewards: a softmax in units of the spread between players seen so far in this
+    /// tree.
+    fn soften(&mut self, out: &mut [f64]) {
+        let players = out.len();
+        let mean = out.iter().sum::<f64>() / players as f64;
+        let spread = out.iter().map(|e| (e - mean).abs()).sum::<f64>() / players as f64;
+        self.spread.0 += spread;
+        self.spread.1 += 1;
+        let scale = (self.spread.0 / self.spread.1 as f64).max(1.0);
+        let top = out.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        for e in out.iter_mut() {
+            *e = ((*e - top) / scale).exp();
+        }
+        let sum: f64 = out.iter().sum();
+        for e in out.iter_mut() {
+            *e /= sum;
+        }
+    }
+}
+
+/// Plays `scratch` out at random for the search's playout: to the end, to the cap, or
+/// to the cut-off; says whether it is to be scored by `[eval]` (a cut-off applies).
+fn play_out(
+    game: &Game,
+    scratch: &mut State,
+    rng: &mut Xoshiro256PlusPlus,
+    settings: &Settings,
+) -> bool {
+    let cutoff = settings.cutoff_in(game);
+    let limit = cutoff.map_or(settings.playout_cap, |c| c.min(settings.playout_cap));
+    game.playout(scratch, rng, limit);
+    cutoff.is_some()
+}
+
+/// Each player's reward for the end of a playout, into `out`: a win shared by its
+/// winners, a draw by everyone, and a playout stopped short either a draw or, when
+/// `by_eval`, the players' `[eval]`; true in that last case, where the tree's
+/// [`Tree::soften`] is still to turn them into rewards.
+fn outcome_rewards(game: &Game, state: &State, by_eval: bool, out: &mut Vec<f64>) -> bool {
+    let players = game.players.len();
+    out.clear();
+    match &state.outcome {
+        Some(o) if !o.winners.is_empty() => {
+            out.resize(players, 0.0);
+            for &w in &o.winners {
+                out[w as usize] = 1.0 / o.winners.len() as f64;
             }
-            _ => out.resize(players, 1.0 / players as f64),
+            false
+        }
+        None if by_eval => {
+            out.extend((0..players as u8).map(|p| heuristic(game, state, p) as f64));
+            true
+        }
+        _ => {
+            out.resize(players, 1.0 / players as f64);
+            false
         }
     }
 }
@@ -898,71 +997,52 @@ impl MctsBot {
         }
         let limits = Limits {
             budget: self.budget,
-            nodes: MAX_NODES / self.workers.len(),
+            nodes: MAX_NODES,
             stop,
         };
         let settings = self.settings;
+        let tree = &mut self.tree;
         let iterations = match self.workers.as_mut_slice() {
-            [one] => one.grow(game, state, &settings, &limits, timer),
-            many => std::thread::scope(|scope| {
-                let handles: Vec<_> = many
-                    .iter_mut()
-                    .map(|w| {
-                        let (limits, settings, timer) = (&limits, &settings, timer.clone());
-                        scope.spawn(move || w.grow(game, state, settings, limits, timer))
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("a search thread panicked"))
-                    .sum()
-            }),
+            [one] => one.grow(tree, game, state, &settings, &limits, timer),
+            many => {
+                let first = &mut many[0];
+                let probe = first.probe.get_or_insert_with(|| state.clone());
+                tree.ready(game, state, probe, &mut first.rng, &limits, &mut timer);
+                lockstep::grow(tree, many, game, state, &settings, &limits, timer)
+            }
         };
         (self.advice(), iterations)
     }
 
-    /// The root's children over all trees, added up by ply (in the order the first tree
-    /// that has each lists it, so the result does not depend on thread timing), and the
-    /// most visited of those proven won if any, else of those not proven lost, else of
-    /// all; ties go to the better mean.
+    /// The most visited child of the root among those proven won if any, else among
+    /// those not proven lost, else of all; ties go to the better mean.
     fn advice(&self) -> Option<Advice> {
-        let mut index: FxHashMap<&Ply, usize> = FxHashMap::default();
-        // Per ply: visits, rewards, and 1 if a tree proved it won, -1 lost, 0 neither.
-        let mut merged: Vec<(&Ply, u64, f64, i8)> = Vec::new();
-        for w in &self.workers {
-            let tree = &w.tree;
-            let Some(root) = tree.nodes.first() else {
-                continue;
-            };
-            let mut child = root.first_child;
-            while child != NONE {
-                let n = &tree.nodes[child as usize];
-                let i = *index.entry(&n.ply).or_insert_with(|| {
-                    merged.push((&n.ply, 0, 0.0, 0));
-                    merged.len() - 1
-                });
-                merged[i].1 += u64::from(n.visits);
-                merged[i].2 += n.reward;
-                if n.won_by != UNPROVEN {
-                    merged[i].3 = if n.won_by == root.mover { 1 } else { -1 };
-                }
-                child = n.next_sibling;
+        let tree = &self.tree;
+        let root = tree.nodes.first()?;
+        // Per child: 1 if proven won by the root's mover, -1 lost, 0 neither.
+        let proof = |n: &Node| match n.won_by {
+            UNPROVEN => 0i8,
+            w if w == root.mover => 1,
+            _ => -1,
+        };
+        let mean = |n: &Node| n.reward / f64::from(n.visits.max(1));
+        let (mut best, mut total, mut tried) = (None::<&Node>, 0u64, 0usize);
+        let mut child = root.first_child;
+        while child != NONE {
+            let n = &tree.nodes[child as usize];
+            total += u64::from(n.visits);
+            tried += 1;
+            if best.is_none_or(|b| (proof(n), n.visits, mean(n)) > (proof(b), b.visits, mean(b))) {
+                best = Some(n);
             }
+            child = n.next_sibling;
         }
-        let total = merged.iter().map(|m| m.1).sum();
-        let mean = |m: &(&Ply, u64, f64, i8)| m.2 / m.1.max(1) as f64;
-        let mut best: Option<&(&Ply, u64, f64, i8)> = None;
-        for m in &merged {
-            if best.is_none_or(|b| (m.3, m.1, mean(m)) > (b.3, b.1, mean(b))) {
-                best = Some(m);
-            }
-        }
-        best.map(|m| Advice {
-            ply: m.0.clone(),
-            visits: m.1,
+        best.map(|n| Advice {
+            ply: n.ply.clone(),
+            visits: u64::from(n.visits),
             total,
-            tried: merged.len(),
-            score: mean(m),
+            tried,
+            score: mean(n),
         })
     }
 }
