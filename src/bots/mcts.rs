@@ -19,9 +19,9 @@
 //!   listing them (the cost of ordering is paid only where visits come back);
 //! - **tree reuse**: asked about a position that follows the last one searched, the bot
 //!   keeps the subtree of the plies actually played;
-//! - **threads in lockstep**: `threads=N` grows one tree with N threads, in rounds of N
-//!   iterations whose descents and back-ups run in order on one thread and whose
-//!   playouts run at the same time (see `lockstep`): deterministic for a seed and a
+//! - **threads taking turns**: `threads=N` grows one tree with N threads that take turns
+//!   at it, in a fixed order, to back up a playout and go down for the next, and play
+//!   their playouts at the same time (see `relay`): deterministic for a seed and a
 //!   number of iterations, and one thread is exactly the serial search;
 //! - **cut-off playouts**: in a game that declares an `[eval]`, a playout stops after the
 //!   plies its `[eval] cutoff` gives (`compile::DEFAULT_EVAL_CUTOFF` by default, none
@@ -53,7 +53,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
-mod lockstep;
+mod relay;
 
 use super::spec::Spec;
 use super::{Bot, Clock, Timer, heuristic};
@@ -1008,7 +1008,7 @@ impl MctsBot {
                 let first = &mut many[0];
                 let probe = first.probe.get_or_insert_with(|| state.clone());
                 tree.ready(game, state, probe, &mut first.rng, &limits, &mut timer);
-                lockstep::grow(tree, many, game, state, &settings, &limits, timer)
+                relay::grow(tree, many, game, state, &settings, &limits, timer)
             }
         };
         (self.advice(), iterations)

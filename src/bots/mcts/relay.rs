@@ -1,0 +1,209 @@
+//! Several threads growing one tree, taking turns at it, so that the search stays
+//! deterministic.
+//!
+//! Each thread runs iterations with its own generator and positions, but only the thread
+//! whose turn it is touches the tree: at its turn it backs up the playout it finished
+//! since its last turn, goes down the tree for its next one (counting its visits on the
+//! way, a "virtual loss", so that the next thread is steered to other plies), and hands
+//! the turn on; then it plays that playout while the others take their turns. The turn
+//! goes round the threads in a fixed order, so every change to the tree happens in the
+//! same order on any machine, whatever the threads' timing: for a given seed and number
+//! of iterations the tree, and the ply chosen, are always the same. A thread waits only
+//! while another takes its turn (short: a descent and a back-up) or when its playout ended
+//! before the one whose turn comes first.
+//!
+//! One tree of twice the iterations goes deeper where it matters than two trees of the
+//! same iterations each, whose statistics would only be added up at the root (root
+//! parallelism, which this replaced: both trees spent their iterations on the same few
+//! best plies).
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use super::{Budget, Limits, Settings, Tree, UNPROVEN, Worker, outcome_rewards, play_out};
+use crate::bots::Timer;
+use crate::engine::game::Game;
+use crate::engine::state::State;
+
+/// Spins before a waiting thread starts yielding its core: a turn at the tree takes
+/// microseconds, and waking a parked thread would take about as long.
+const SPINS: u32 = 2_000;
+
+/// What the threads share: the tree, whose turn it is, who is still searching.
+struct Relay<'t> {
+    tree: Mutex<&'t mut Tree>,
+    /// The thread whose turn it is, or the number of threads once none is left.
+    turn: AtomicUsize,
+    /// Per thread, whether it still searches (a thread that stopped is passed over).
+    active: Vec<AtomicBool>,
+    /// A thread panicked (a bug): the others stop, and the panic is raised.
+    failed: AtomicBool,
+}
+
+impl<'t> Relay<'t> {
+    fn tree(&self) -> MutexGuard<'_, &'t mut Tree> {
+        self.tree.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Waits for thread `i`'s turn; false if the search failed meanwhile.
+    fn wait_turn(&self, i: usize) -> bool {
+        let mut spins = 0u32;
+        loop {
+            if self.failed.load(Ordering::Acquire) {
+                return false;
+            }
+            if self.turn.load(Ordering::Acquire) == i {
+                return true;
+            }
+            if spins < SPINS {
+                spins += 1;
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+
+    /// Hands the turn from thread `i` to the next thread that still searches (`i`
+    /// itself if it is the last one), or to nobody.
+    fn pass(&self, i: usize) {
+        let n = self.active.len();
+        let next = (1..=n)
+            .map(|k| (i + k) % n)
+            .find(|&j| self.active[j].load(Ordering::Acquire))
+            .unwrap_or(n);
+        self.turn.store(next, Ordering::Release);
+    }
+}
+
+/// Grows `tree` (made ready for `state`) with one thread per worker, the calling thread
+/// the first, within the limits; returns the iterations run over all threads.
+pub(super) fn grow(
+    tree: &mut Tree,
+    workers: &mut [Worker],
+    game: &Game,
+    state: &State,
+    settings: &Settings,
+    limits: &Limits,
+    timer: Timer,
+) -> u64 {
+    let relay = Relay {
+        tree: Mutex::new(tree),
+        turn: AtomicUsize::new(0),
+        active: workers.iter().map(|_| AtomicBool::new(true)).collect(),
+        failed: AtomicBool::new(false),
+    };
+    let iterations = std::thread::scope(|scope| {
+        let (first, others) = workers
+            .split_first_mut()
+            .expect("a relay has a first thread");
+        let handles: Vec<_> = others
+            .iter_mut()
+            .enumerate()
+            .map(|(k, w)| {
+                let (relay, timer) = (&relay, timer.clone());
+                scope.spawn(move || run(k + 1, w, relay, game, state, settings, limits, timer))
+            })
+            .collect();
+        let mine = run(0, first, &relay, game, state, settings, limits, timer);
+        mine + handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(0))
+            .sum::<u64>()
+    });
+    if relay.failed.load(Ordering::Acquire) {
+        panic!("a search thread panicked");
+    }
+    iterations
+}
+
+/// Thread `i`'s part of the search, a panic caught so that the others stop too.
+#[allow(clippy::too_many_arguments)]
+fn run(
+    i: usize,
+    worker: &mut Worker,
+    relay: &Relay,
+    game: &Game,
+    state: &State,
+    settings: &Settings,
+    limits: &Limits,
+    timer: Timer,
+) -> u64 {
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        iterate(i, worker, relay, game, state, settings, limits, timer)
+    }));
+    result.unwrap_or_else(|_| {
+        relay.failed.store(true, Ordering::Release);
+        0
+    })
+}
+
+/// Thread `i`'s iterations: at each turn, the last playout backed up and the next
+/// descent made; between turns, the playout. Returns how many iterations it ran.
+#[allow(clippy::too_many_arguments)]
+fn iterate(
+    i: usize,
+    worker: &mut Worker,
+    relay: &Relay,
+    game: &Game,
+    state: &State,
+    settings: &Settings,
+    limits: &Limits,
+    mut timer: Timer,
+) -> u64 {
+    let Worker {
+        rng,
+        scratch,
+        probe,
+        rewards,
+    } = worker;
+    let scratch = scratch.get_or_insert_with(|| state.clone());
+    let probe = probe.get_or_insert_with(|| state.clone());
+    let mut iterations = 0u64;
+    // The node whose playout is still to be backed up, and whether its rewards are
+    // `[eval]` values for the tree to soften.
+    let mut pending: Option<(usize, bool)> = None;
+    while relay.wait_turn(i) {
+        let mut tree = relay.tree();
+        if let Some((node, soften)) = pending.take() {
+            if soften {
+                tree.soften(rewards);
+            }
+            tree.back_up(node, rewards, false);
+            iterations += 1;
+        }
+        let more = match limits.budget {
+            Budget::Iterations(n) => iterations < n,
+            Budget::Time(_) => !limits.budget.time_spent(&mut timer) || iterations == 0,
+        };
+        // A proven root has nothing left to search.
+        let proven = tree.nodes[0].won_by != UNPROVEN && iterations > 0;
+        if !more
+            || proven
+            || tree.nodes.len() >= limits.nodes
+            || limits.stop.load(Ordering::Relaxed)
+        {
+            drop(tree);
+            relay.active[i].store(false, Ordering::Release);
+            relay.pass(i);
+            break;
+        }
+        let node = tree.descend(game, state, scratch, probe, rng, settings);
+        if tree.settle(game, node, scratch, rewards) {
+            // No playout: its result is known at once.
+            tree.back_up(node, rewards, true);
+            iterations += 1;
+            drop(tree);
+            relay.pass(i);
+            continue;
+        }
+        tree.visit(node);
+        drop(tree);
+        relay.pass(i);
+        let by_eval = play_out(game, scratch, rng, settings);
+        let soften = outcome_rewards(game, scratch, by_eval, rewards);
+        pending = Some((node, soften));
+    }
+    iterations
+}
