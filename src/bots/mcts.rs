@@ -390,6 +390,22 @@ impl Worker {
         }
     }
 
+    /// Its generator, its two positions (made from `state` the first time) and its
+    /// rewards, borrowed apart.
+    fn parts(
+        &mut self,
+        state: &State,
+    ) -> (
+        &mut Xoshiro256PlusPlus,
+        &mut State,
+        &mut State,
+        &mut Vec<f64>,
+    ) {
+        let scratch = self.scratch.get_or_insert_with(|| state.clone());
+        let probe = self.probe.get_or_insert_with(|| state.clone());
+        (&mut self.rng, scratch, probe, &mut self.rewards)
+    }
+
     /// Grows `tree` for `state` within the limits, alone; returns the iterations run.
     fn grow(
         &mut self,
@@ -400,14 +416,7 @@ impl Worker {
         limits: &Limits,
         mut timer: Timer,
     ) -> u64 {
-        let Worker {
-            rng,
-            scratch,
-            probe,
-            rewards,
-        } = self;
-        let scratch = scratch.get_or_insert_with(|| state.clone());
-        let probe = probe.get_or_insert_with(|| state.clone());
+        let (rng, scratch, probe, rewards) = self.parts(state);
         tree.ready(game, state, probe, rng, limits, &mut timer);
         let time_up = |timer: &mut Timer| limits.budget.time_spent(timer);
         let mut iterations = 0;

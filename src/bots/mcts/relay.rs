@@ -152,14 +152,7 @@ fn iterate(
     limits: &Limits,
     mut timer: Timer,
 ) -> u64 {
-    let Worker {
-        rng,
-        scratch,
-        probe,
-        rewards,
-    } = worker;
-    let scratch = scratch.get_or_insert_with(|| state.clone());
-    let probe = probe.get_or_insert_with(|| state.clone());
+    let (rng, scratch, probe, rewards) = worker.parts(state);
     let mut iterations = 0u64;
     // The node whose playout is still to be backed up, and whether its rewards are
     // `[eval]` values for the tree to soften.
