@@ -1,6 +1,8 @@
 //! The interpreter's rules on small hand-made games: optional parts, the stuck rule,
 //! plies written alike, statement separators, where sorted lists may stand.
 
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
 use rulebook::engine::game::Game;
 use rulebook::{compile, spec};
 
@@ -738,4 +740,63 @@ notation = 'exactly {x}'
         assert!(!legal.iter().any(|t| t == "same a1"), "{legal:?}");
         assert!(legal.iter().any(|t| t == "same b2"), "{legal:?}");
     }
+}
+
+#[test]
+fn a_tower_alike_but_for_its_top_passes_the_tests_its_pieces_pass() {
+    // The stack tests of a stack of one kind with another piece on top are looked up in a
+    // table made at load rather than evaluated: a1 holds two stones under a's piece, so
+    // it has two stones and a piece `p` (the table read the other way round, two pieces
+    // `p` under a stone, would have one stone). Random games then build towers of every
+    // height and top, which debug builds check against the stacks after every ply.
+    let rest = r#"
+[pieces.stone]
+symbol = "o"
+
+[[setup]]
+put = "stone"
+
+[[setup]]
+put = "stone"
+
+[[setup]]
+put = "p"
+owner = "a"
+at = ["a1"]
+
+[[setup]]
+put = "p"
+owner = "b"
+at = ["d4"]
+
+[[actions]]
+name = "climb"
+choose = ['from in cells where owner(from) == me', 'to in adjacent(from) where pieces(to, stone) == 2 && !has(to, p)']
+effect = 'move_top(from, to)'
+notation = '{from}-{to}'
+
+[[actions]]
+name = "mark"
+choose = ['x in cells where pieces(x, stone) == 2 && has(x, p) && owner(x) == me']
+effect = 'place(x, stone)'
+notation = '+{x}'
+
+[[actions]]
+name = "grow"
+choose = ['x in cells where pieces(x, stone) <= 6 && !has(x, p)']
+effect = 'place(x, stone)'
+notation = 'o{x}'
+"#;
+    let g = game(&two_players_on("files = 4\nranks = 4", rest));
+    // Marking a1, three climbs, and a stone on any of the 14 cells without a piece `p`.
+    let start = texts(&g, &g.start());
+    assert_eq!(start.len(), 18, "{start:?}");
+    assert!(start.contains(&"+a1".to_string()), "{start:?}");
+    let plies: u32 = (0..40)
+        .map(|seed| {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            g.playout(&mut g.start(), &mut rng, 100)
+        })
+        .sum();
+    assert!(plies > 400, "{plies} plies");
 }
