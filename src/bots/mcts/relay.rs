@@ -77,6 +77,16 @@ impl<'t> Relay<'t> {
     }
 }
 
+/// What every thread of one search reads: the game, the position searched from, the
+/// bot's settings and what the search may spend.
+#[derive(Clone, Copy)]
+struct Job<'a> {
+    game: &'a Game,
+    state: &'a State,
+    settings: &'a Settings,
+    limits: &'a Limits<'a>,
+}
+
 /// Grows `tree` (made ready for `state`) with one thread per worker, the calling thread
 /// the first, within the limits; returns the iterations run over all threads.
 pub(super) fn grow(
@@ -94,6 +104,12 @@ pub(super) fn grow(
         active: workers.iter().map(|_| AtomicBool::new(true)).collect(),
         failed: AtomicBool::new(false),
     };
+    let job = Job {
+        game,
+        state,
+        settings,
+        limits,
+    };
     let iterations = std::thread::scope(|scope| {
         let (first, others) = workers
             .split_first_mut()
@@ -103,10 +119,10 @@ pub(super) fn grow(
             .enumerate()
             .map(|(k, w)| {
                 let (relay, timer) = (&relay, timer.clone());
-                scope.spawn(move || run(k + 1, w, relay, game, state, settings, limits, timer))
+                scope.spawn(move || run(k + 1, w, relay, job, timer))
             })
             .collect();
-        let mine = run(0, first, &relay, game, state, settings, limits, timer);
+        let mine = run(0, first, &relay, job, timer);
         mine + handles
             .into_iter()
             .map(|h| h.join().unwrap_or(0))
@@ -119,20 +135,8 @@ pub(super) fn grow(
 }
 
 /// Thread `i`'s part of the search, a panic caught so that the others stop too.
-#[allow(clippy::too_many_arguments)]
-fn run(
-    i: usize,
-    worker: &mut Worker,
-    relay: &Relay,
-    game: &Game,
-    state: &State,
-    settings: &Settings,
-    limits: &Limits,
-    timer: Timer,
-) -> u64 {
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        iterate(i, worker, relay, game, state, settings, limits, timer)
-    }));
+fn run(i: usize, worker: &mut Worker, relay: &Relay, job: Job, timer: Timer) -> u64 {
+    let result = catch_unwind(AssertUnwindSafe(|| iterate(i, worker, relay, job, timer)));
     result.unwrap_or_else(|_| {
         relay.failed.store(true, Ordering::Release);
         0
@@ -141,17 +145,13 @@ fn run(
 
 /// Thread `i`'s iterations: at each turn, the last playout backed up and the next
 /// descent made; between turns, the playout. Returns how many iterations it ran.
-#[allow(clippy::too_many_arguments)]
-fn iterate(
-    i: usize,
-    worker: &mut Worker,
-    relay: &Relay,
-    game: &Game,
-    state: &State,
-    settings: &Settings,
-    limits: &Limits,
-    mut timer: Timer,
-) -> u64 {
+fn iterate(i: usize, worker: &mut Worker, relay: &Relay, job: Job, mut timer: Timer) -> u64 {
+    let Job {
+        game,
+        state,
+        settings,
+        limits,
+    } = job;
     let (rng, scratch, probe, rewards) = worker.parts(state);
     let mut iterations = 0u64;
     // The node whose playout is still to be backed up, and whether its rewards are
