@@ -747,8 +747,9 @@ fn a_tower_alike_but_for_its_top_passes_the_tests_its_pieces_pass() {
     // The stack tests of a stack of one kind with another piece on top are looked up in a
     // table made at load rather than evaluated: a1 holds two stones under a's piece, so
     // it has two stones and a piece `p` (the table read the other way round, two pieces
-    // `p` under a stone, would have one stone). Random games then build towers of every
-    // height and top, which debug builds check against the stacks after every ply.
+    // `p` under a stone, would have one stone). Random games then build towers of up to
+    // eight pieces with either kind on top, which debug builds check against the stacks
+    // after every ply.
     let rest = r#"
 [pieces.stone]
 symbol = "o"
