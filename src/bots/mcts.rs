@@ -1014,9 +1014,8 @@ impl MctsBot {
         let iterations = match self.workers.as_mut_slice() {
             [one] => one.grow(tree, game, state, &settings, &limits, timer),
             many => {
-                let first = &mut many[0];
-                let probe = first.probe.get_or_insert_with(|| state.clone());
-                tree.ready(game, state, probe, &mut first.rng, &limits, &mut timer);
+                let (rng, _, probe, _) = many[0].parts(state);
+                tree.ready(game, state, probe, rng, &limits, &mut timer);
                 relay::grow(tree, many, game, state, &settings, &limits, timer)
             }
         };
