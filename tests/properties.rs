@@ -350,6 +350,73 @@ at = ["a1", "e1", "f1"]
     assert_uniform(&g, &g.start(), "a last part given slots per listed head");
 }
 
+#[test]
+fn drawn_plies_are_uniform_when_the_listing_carries_a_move_from_cell_to_cell() {
+    // A piece moves onto a neighbour, then a stone is taken from the lowest free stack and
+    // put on a free one. The draw lists each move with the takes it leaves, and lists a
+    // piece's moves by carrying the piece on from one destination to the next
+    // (`Journal::retarget`) rather than taking each move back: from a tower onto a tower,
+    // from a tower onto a bare cell, and a lone piece onto a bare cell (a shift, carried
+    // on to the next bare cell, played again onto a tower). `move_top` moves the piece,
+    // `move` the piece with its stones. A listing that left one record or set wrong
+    // would count the wrong takes for some moves: the draws would not be uniform (and
+    // debug builds check every cache after every carried move).
+    for effect in ["move_top", "move"] {
+        let rest = format!(
+            r#"
+[pieces.stone]
+symbol = "s"
+
+[[setup]]
+put = "stone"
+at = ["a1", "b1", "a2", "b2", "c3", "d2", "d3"]
+
+[[setup]]
+put = "stone"
+at = ["b1", "b2", "d3"]
+
+[[setup]]
+put = "p"
+owner = "one"
+at = ["a1", "c2"]
+
+[[setup]]
+put = "p"
+owner = "two"
+at = ["c3", "a3"]
+
+[[actions]]
+name = "go"
+choose = ['from in cells where owner(from) == me', 'to in adjacent(from) where !has(to, p) && pieces(to, stone) <= pieces(from, stone) + 1']
+effect = '{effect}(from, to)'
+notation = '{{from}}-{{to}}'
+
+[[actions.then]]
+choose = ['low = min(c in cells where c != from && height(c) >= 1 && !has(c, p): height(c))', 'take in cells where take != from && !has(take, p) && height(take) == low && low >= 1']
+effect = 'remove_top(take)'
+notation = ' x{{take}}'
+
+[[actions.then]]
+choose = ['put in cells where put != from && put != take && !has(put, p) && height(put) <= 2']
+effect = 'place(put, stone)'
+notation = ' +{{put}}'
+"#
+        );
+        let g = small_game("carried", 6, 4, &rest);
+        let texts = crate::common::legal(&g, &g.start());
+        // c2's lone piece goes onto the bare b3, c1 and d1 (shifts) or the one stone of
+        // d2; the lowest free stacks are a2 and d2, but for a piece on d2.
+        assert!(texts.contains(&"c2-c1 xd2 +a2".to_string()), "{texts:?}");
+        assert!(texts.contains(&"c2-d2 xa2 +b1".to_string()), "{texts:?}");
+        assert!(!texts.contains(&"c2-d2 xd2 +b1".to_string()), "{texts:?}");
+        assert!(!texts.iter().any(|t| t.starts_with("c2-b1")), "{texts:?}");
+        assert_uniform(&g, &g.start(), effect);
+        for s in sample_positions(&g, 2, 300, 4, |_| true) {
+            assert_uniform(&g, &s, effect);
+        }
+    }
+}
+
 /// A game named `name` for players one and two on a `files` x `ranks` board with one
 /// owned piece kind `p`; `rest` adds setup and actions. Panics with the diagnostic if
 /// the loader refuses it.

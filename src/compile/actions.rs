@@ -94,7 +94,7 @@ impl Compiler<'_> {
             parts,
             frame: scope.frame,
             shape: HeadShape::default(),
-            head: Arc::new(Chain::new(&[], 0, false)),
+            head: Arc::new(Chain::new(&[], 0, false, false)),
         })
     }
 
@@ -190,7 +190,7 @@ impl Compiler<'_> {
             notation,
             optional,
             repeat: Repeat::Once,
-            chain: Arc::new(Chain::new(&[], 0, false)),
+            chain: Arc::new(Chain::new(&[], 0, false, false)),
             ins: Box::new([]),
             play: Arc::new(Effect::new(&[], false)),
         })

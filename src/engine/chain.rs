@@ -34,6 +34,10 @@ pub struct Env<'a> {
     /// Whether the last choice of the chain, when it is a set of cells with nothing left
     /// to test, is handed to the continuation whole (to be counted) instead of walked.
     pub count: bool,
+    /// Whether the chain's last choice, when it is a set of cells ([`Chain::gathers`]),
+    /// is handed to the continuation as the cells that pass its filter, all tested
+    /// before the continuation changes the position, instead of walked one by one.
+    pub gather: bool,
 }
 
 impl Env<'_> {
@@ -59,6 +63,10 @@ type Link = Box<dyn Fn(&mut Env, &mut Next) -> bool + Send + Sync>;
 /// The choices of one part, compiled.
 pub struct Chain {
     first: Link,
+    /// The slot of the last choice when it was compiled to be gathered, an `in` over a
+    /// set of cells, which the chain hands over whole when [`Env::gather`] asks for it
+    /// (the continuation then binds each cell itself).
+    gathers: Option<u16>,
 }
 
 impl fmt::Debug for Chain {
@@ -82,22 +90,43 @@ impl Chain {
     /// Compiles `choices`, leaving out those whose bit is set in `skip` (the first 64:
     /// choices worked out before the chain runs). With `special` false every choice
     /// gets the general code (collections through `eval::domain`, names through `eval`):
-    /// the reference the special code is tested against (`tests/compiled.rs`).
-    pub fn new(choices: &[Choice], skip: u64, special: bool) -> Chain {
+    /// the reference the special code is tested against (`tests/compiled.rs`). With
+    /// `gather`, a last choice over a set of cells can hand its cells over whole
+    /// ([`Env::gather`]); only chains that are asked to get that code.
+    pub fn new(choices: &[Choice], skip: u64, special: bool, gather: bool) -> Chain {
         // The last `in` choice may be handed over whole when only `let`s follow it: they
         // are worked out for the candidate drawn, and nothing after it refuses one.
         let countable = choices
             .iter()
             .rposition(|choice| !matches!(choice, Choice::Let(..)))
             .filter(|&i| matches!(choices[i], Choice::In { .. }));
+        let skipped = |i: usize| i < 64 && skip & (1 << i) != 0;
+        let gathers = match choices.last() {
+            Some(Choice::In {
+                slot,
+                domain: Domain::Cells(_),
+                ..
+            }) if gather && !skipped(choices.len() - 1) => Some(*slot),
+            _ => None,
+        };
         let mut next: Link = Box::new(|env, k| k(env, None));
         for (i, choice) in choices.iter().enumerate().rev() {
-            if i < 64 && skip & (1 << i) != 0 {
+            if skipped(i) {
                 continue;
             }
-            next = link(choice, countable == Some(i), special, next);
+            let last = i + 1 == choices.len() && gathers.is_some();
+            next = link(choice, countable == Some(i), last, special, next);
         }
-        Chain { first: next }
+        Chain {
+            first: next,
+            gathers,
+        }
+    }
+
+    /// The slot of the last choice when the chain hands its cells over whole, tested,
+    /// where [`Env::gather`] asks for it.
+    pub fn gathers(&self) -> Option<u16> {
+        self.gathers
     }
 
     /// Walks the choices, calling `k` for every combination that passes them; false if
@@ -130,8 +159,10 @@ fn take(
 
 /// The code of one choice, which calls `next` for each value it lets through (or, when
 /// it is `countable` and [`Env::count`] asks for it, hands its set whole to the
-/// continuation: the set of cells, or the mask of directions of a [`Domain::Steps`]).
-fn link(choice: &Choice, countable: bool, special: bool, next: Link) -> Link {
+/// continuation: the set of cells, or the mask of directions of a [`Domain::Steps`];
+/// or, when it is the `last` choice, compiled to be gathered, and [`Env::gather`] asks
+/// for it, the cells of its set that pass its filter).
+fn link(choice: &Choice, countable: bool, last: bool, special: bool, next: Link) -> Link {
     match choice {
         Choice::In {
             slot,
@@ -141,6 +172,30 @@ fn link(choice: &Choice, countable: bool, special: bool, next: Link) -> Link {
         } => {
             let (slot, set, filter) = (*slot as usize, set.clone(), filter.clone());
             let countable = countable && filter.is_none();
+            if last {
+                // Its own closure, so that the chains that never gather pay nothing.
+                return Box::new(move |env, k| {
+                    let mut words = [0u64; WORDS];
+                    let n = cells_into(&set, &ctx!(env), env.locals, &mut words);
+                    if env.gather {
+                        if let Some(f) = &filter {
+                            let all = words;
+                            for e in cellset::members(&all[..n]) {
+                                env.locals[slot] = e as i64;
+                                if eval(f, &ctx!(env), env.locals) == 0 {
+                                    words[e / 64] &= !(1 << (e % 64));
+                                }
+                            }
+                        }
+                        return k(env, Some(&words[..n]));
+                    }
+                    if countable && env.count {
+                        return k(env, Some(&words[..n]));
+                    }
+                    cellset::members(&words[..n])
+                        .all(|e| take(env, k, slot, filter.as_ref(), &next, e as i64))
+                });
+            }
             Box::new(move |env, k| {
                 let mut words = [0u64; WORDS];
                 let n = cells_into(&set, &ctx!(env), env.locals, &mut words);

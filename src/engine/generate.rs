@@ -111,6 +111,7 @@ impl Game {
                     me,
                     locals: &mut locals,
                     count: false,
+                    gather: false,
                 };
                 let mut w = Walk::new(&mut journal, action, index, &mut found);
                 if !w.part(&mut env, 0) {
@@ -135,6 +136,7 @@ impl Game {
             state: scratch,
             locals: &mut locals,
             count: false,
+            gather: false,
         };
         Walk::new(&mut journal, action, index, sink).part(&mut env, 0);
     }

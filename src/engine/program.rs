@@ -564,6 +564,28 @@ impl Part {
             .is_none_or(|check| eval(check, &c, locals) != 0)
     }
 
+    /// Whether the part's last choice is an `in` over a set of cells and its effect one
+    /// `move` or `move_top` from a cell named before onto that choice's cell, with no
+    /// check and no repetition. Such a part's chain gathers the cells of its last choice
+    /// ([`Chain::gathers`]), and listing the part moves the pieces from each of them to
+    /// the next ([`Journal::retarget`](super::state::Journal::retarget)) instead of
+    /// playing the move from the position and taking it back for every cell.
+    pub fn moves_onto_last(&self) -> bool {
+        let Some(Choice::In {
+            slot,
+            domain: Domain::Cells(_),
+            ..
+        }) = self.choices.last()
+        else {
+            return false;
+        };
+        let [Op::Effect(_, args, "move" | "move_top")] = self.effect.as_slice() else {
+            return false;
+        };
+        let plain = self.check.is_none() && matches!(self.repeat, Repeat::Once);
+        matches!(**args, [Node::Local(from), Node::Local(to)] if plain && to == *slot && from != *slot)
+    }
+
     /// Sets the names this part binds to `none`: what later parts see when an optional
     /// part is skipped, instead of whatever an earlier branch left in the slots.
     pub fn clear_slots(&self, locals: &mut [i64]) {
@@ -609,7 +631,8 @@ impl Action {
     /// last step of compiling a game, after every pass that rewrites an expression.
     pub fn compile_chains(&mut self, closures: bool) {
         for part in &mut self.parts {
-            part.chain = Arc::new(Chain::new(&part.choices, 0, closures));
+            let gather = part.moves_onto_last();
+            part.chain = Arc::new(Chain::new(&part.choices, 0, closures, gather));
             part.play = Arc::new(Effect::new(&part.effect, closures));
             part.ins = part
                 .choices
@@ -621,7 +644,13 @@ impl Action {
                 .collect();
         }
         if let Some(first) = self.parts.first() {
-            self.head = Arc::new(Chain::new(&first.choices, self.shape.settled, closures));
+            let gather = first.moves_onto_last();
+            self.head = Arc::new(Chain::new(
+                &first.choices,
+                self.shape.settled,
+                closures,
+                gather,
+            ));
         }
     }
 }

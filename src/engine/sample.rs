@@ -669,6 +669,7 @@ impl Game {
                 me,
                 locals: &mut *locals,
                 count: false,
+                gather: false,
             };
             let j = &mut *journal;
             let listed = match Tail::of(action, depth) {
@@ -1210,16 +1211,24 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
             &part.chain
         };
         // The head's last `in` choice is counted, not walked, where the chain can hand
-        // it over whole (see `Chain::new`).
+        // it over whole (see `Chain::new`); an earlier part that moves a piece to each
+        // cell of its last choice has those cells handed over, to be moved to in turn.
+        let outer = (env.count, env.gather);
         env.count = p + 1 == self.depth;
+        env.gather = !env.count && chain.gathers().is_some();
         let go_on = chain.run(env, &mut |env, leaf| self.chosen(env, p, leaf));
-        env.count = false;
+        (env.count, env.gather) = outer;
         go_on
     }
 
     /// Goes on from a combination of part `p`'s choices (with the set of the last one
-    /// when it was counted).
+    /// when it was counted, or the cells of the last one when they were gathered).
     fn chosen(&mut self, env: &mut Env, p: usize, leaf: Option<&[u64]>) -> bool {
+        if let Some(cells) = leaf
+            && p + 1 < self.depth
+        {
+            return self.moves(env, p, cells);
+        }
         if let Some(set) = leaf {
             let count = cellset::count(set);
             if count == 0 {
@@ -1241,6 +1250,39 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
         let part = &self.action.parts[p];
         let mark = self.journal.mark();
         let go_on = !env.play(part, self.journal) || self.part(env, p + 1);
+        self.journal.rollback(env.state, mark);
+        go_on
+    }
+
+    /// Goes on from each cell of part `p`'s last choice (gathered: a part that moves a
+    /// piece there, [`Part::moves_onto_last`](super::program::Part::moves_onto_last)),
+    /// in the order the chain would have walked them: the move is played to the first
+    /// cell, then carried on from each cell to the next
+    /// ([`Journal::retarget`](super::state::Journal::retarget)), and taken back once.
+    /// Not inlined: called once for all the cells, it would weigh on the code that every
+    /// listed combination runs.
+    #[inline(never)]
+    fn moves(&mut self, env: &mut Env, p: usize, cells: &[u64]) -> bool {
+        let part = &self.action.parts[p];
+        let slot = part.chain.gathers().expect("a gathered part") as usize;
+        let mark = self.journal.mark();
+        let mut go_on = true;
+        let mut moved = false;
+        for cell in cellset::members(cells) {
+            env.locals[slot] = cell as i64;
+            if !(moved && self.journal.retarget(env.state, mark, cell as CellId)) {
+                self.journal.rollback(env.state, mark);
+                moved = env.play(part, self.journal);
+                if !moved {
+                    continue;
+                }
+            }
+            debug_assert!(env.state.caches_agree(), "caches after a move to {cell}");
+            go_on = self.part(env, p + 1);
+            if !go_on {
+                break;
+            }
+        }
         self.journal.rollback(env.state, mark);
         go_on
     }

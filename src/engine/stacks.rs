@@ -176,8 +176,9 @@ impl Stacks {
     }
 
     /// Moves the top `count` pieces of `from` (all, if fewer) onto `to`, each changed by
-    /// `stamp` (`from` and `to` differ).
-    #[inline]
+    /// `stamp` (`from` and `to` differ). Always inlined: the moves of a playout go
+    /// through it, and a call costs them more than its few lines.
+    #[inline(always)]
     pub fn transfer(
         &mut self,
         from: usize,

@@ -1171,6 +1171,51 @@ impl Journal {
         state.restack(from as usize, to as usize, count);
     }
 
+    /// Turns the one move recorded since `mark` (a [`Journal::transfer`] from some cell
+    /// onto another) into the same move onto `to`, as if it had been taken back and
+    /// played again to `to`: the pieces go on from where they went, and only the cell
+    /// they leave (whose old record the journal kept) and `to` change, where taking the
+    /// move back and playing it again changes four records. False, changing nothing,
+    /// when there is no such move or the new one would not be of the same kind (onto
+    /// its own cell; a lone piece moved onto an empty cell, which is a shift, onto a
+    /// cell that is not empty).
+    ///
+    /// Listing a part that moves one piece to each of its cells in turn
+    /// ([`Part::moves_onto_last`](super::program::Part::moves_onto_last)) is made of
+    /// these.
+    pub fn retarget(&mut self, state: &mut State, mark: usize, to: CellId) -> bool {
+        if self.log.len() != mark + 1 {
+            return false;
+        }
+        match self.log.last_mut() {
+            Some(Undo::Transfer {
+                from,
+                to: went,
+                len,
+                cached,
+                ..
+            }) if to != *from && to != *went => {
+                let (was, to) = (*went as usize, to as usize);
+                // The pieces on top of `was` are the moved ones, stamped already.
+                state.stacks.transfer(was, to, *len as usize, |piece| piece);
+                state.apply(was, cached[1]);
+                cached[1] = state.cached(to);
+                *went = to as CellId;
+                state.refresh(to);
+                true
+            }
+            Some(Undo::Shift { from, to: went, .. })
+                if to != *from && to != *went && state.kept[to as usize].height == 0 =>
+            {
+                let was = *went as usize;
+                *went = to;
+                state.shift(was, to as usize);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Sets a variable slot, remembering its old value.
     pub fn set_var(&mut self, state: &mut State, slot: usize, value: i64) {
         if self.on {
