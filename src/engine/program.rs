@@ -566,10 +566,11 @@ impl Part {
 
     /// Whether the part's last choice is an `in` over a set of cells and its effect one
     /// `move` or `move_top` from a cell named before onto that choice's cell, with no
-    /// check and no repetition. Such a part's chain gathers the cells of its last choice
-    /// ([`Chain::gathers`]), and listing the part moves the pieces from each of them to
-    /// the next ([`Journal::retarget`](super::state::Journal::retarget)) instead of
-    /// playing the move from the position and taking it back for every cell.
+    /// check and no repetition. When it is an action's first part, its chains gather the
+    /// cells of its last choice ([`Chain::gathers`]), and listing the part moves the
+    /// pieces from each of them to the next
+    /// ([`Journal::retarget`](super::state::Journal::retarget)) instead of playing the
+    /// move from the position and taking it back for every cell.
     pub fn moves_onto_last(&self) -> bool {
         let Some(Choice::In {
             slot,
@@ -630,9 +631,11 @@ impl Action {
     /// (to closures, or with `closures` false to the walk of their statements): the
     /// last step of compiling a game, after every pass that rewrites an expression.
     pub fn compile_chains(&mut self, closures: bool) {
-        for part in &mut self.parts {
-            let gather = part.moves_onto_last();
-            part.chain = Arc::new(Chain::new(&part.choices, 0, closures, gather));
+        // Only a head's first part is played to list the next (a head has at most two
+        // parts), so only the first part's chains may gather.
+        let gather = self.parts.first().is_some_and(Part::moves_onto_last);
+        for (i, part) in self.parts.iter_mut().enumerate() {
+            part.chain = Arc::new(Chain::new(&part.choices, 0, closures, gather && i == 0));
             part.play = Arc::new(Effect::new(&part.effect, closures));
             part.ins = part
                 .choices
@@ -644,7 +647,6 @@ impl Action {
                 .collect();
         }
         if let Some(first) = self.parts.first() {
-            let gather = first.moves_onto_last();
             self.head = Arc::new(Chain::new(
                 &first.choices,
                 self.shape.settled,

@@ -1227,7 +1227,7 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
         if let Some(cells) = leaf
             && p + 1 < self.depth
         {
-            return self.moves(env, p, cells);
+            return self.carried_moves(env, p, cells);
         }
         if let Some(set) = leaf {
             let count = cellset::count(set);
@@ -1262,7 +1262,7 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
     /// Not inlined: called once for all the cells, it would weigh on the code that every
     /// listed combination runs.
     #[inline(never)]
-    fn moves(&mut self, env: &mut Env, p: usize, cells: &[u64]) -> bool {
+    fn carried_moves(&mut self, env: &mut Env, p: usize, cells: &[u64]) -> bool {
         let part = &self.action.parts[p];
         let slot = part.chain.gathers().expect("a gathered part") as usize;
         let mark = self.journal.mark();

@@ -699,9 +699,9 @@ impl State {
         kind as usize * slots + (owner as usize).min(slots - 1)
     }
 
-    /// Whether the caches agree with the stacks: each cell's top code, and each cached
-    /// set holding exactly the cells it should (and no bit past the last cell). Checked
-    /// after every ply in debug builds.
+    /// Whether the caches agree with the stacks: each cell's record, the board's hash as
+    /// the records' hashes combined, and each cached set holding exactly the cells it
+    /// should (and no bit past the last cell). Checked after every ply in debug builds.
     pub fn caches_agree(&self) -> bool {
         let n = self.stacks.len();
         let sets = self.sets.len() / self.words as usize;
@@ -746,7 +746,9 @@ impl State {
                     cellset::contains(set, cell) == (height == h)
                 })
             });
+        let hash_agrees = self.kept.iter().fold(0, |h, k| h ^ k.hash) == self.board_hash;
         kept_agree
+            && hash_agrees
             && heights_agree
             && (0..sets).all(|set| {
                 let words = self.set(set);
@@ -1176,9 +1178,11 @@ impl Journal {
     /// played again to `to`: the pieces go on from where they went, and only the cell
     /// they leave (whose old record the journal kept) and `to` change, where taking the
     /// move back and playing it again changes four records. False, changing nothing,
-    /// when there is no such move or the new one would not be of the same kind (onto
-    /// its own cell; a lone piece moved onto an empty cell, which is a shift, onto a
-    /// cell that is not empty).
+    /// when there is no such move, when `to` is the cell the move is from or already
+    /// its cell, or when the move was a shift (a lone piece onto an empty cell: its
+    /// records traded places) and `to` is not empty. A move carried onto an empty cell
+    /// that a fresh move would make a shift stays a transfer: the same position, taken
+    /// back the same way.
     ///
     /// Listing a part that moves one piece to each of its cells in turn
     /// ([`Part::moves_onto_last`](super::program::Part::moves_onto_last)) is made of
