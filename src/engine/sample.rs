@@ -1270,14 +1270,15 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
         let mut moved = false;
         for cell in cellset::members(cells) {
             env.locals[slot] = cell as i64;
-            if !(moved && self.journal.retarget(env.state, mark, cell as CellId)) {
+            if moved && self.journal.retarget(env.state, mark, cell as CellId) {
+                debug_assert!(env.state.caches_agree(), "caches after a move to {cell}");
+            } else {
                 self.journal.rollback(env.state, mark);
                 moved = env.play(part, self.journal);
                 if !moved {
                     continue;
                 }
             }
-            debug_assert!(env.state.caches_agree(), "caches after a move to {cell}");
             go_on = self.part(env, p + 1);
             if !go_on {
                 break;
