@@ -417,6 +417,85 @@ notation = ' +{{put}}'
     }
 }
 
+#[test]
+fn drawn_plies_are_uniform_when_a_second_part_is_tried_before_the_first_is_played() {
+    // A piece steps onto a free cell; then a rock may follow it the same way, onto a free
+    // cell, unless it moved this turn already (a step, then a rock taken along). The draw
+    // tries the rock's part before it plays the step wherever the step cannot change what
+    // that part reads: not for the rock right behind the piece (whose way is free only
+    // once the piece has left), nor, with `move_top`, where the piece steps off a rock
+    // (which then tops the cell it left, and may follow: the part's set has a cell more
+    // after the step than before). A candidate refused when it could have been a ply
+    // would never be drawn; debug builds also play every candidate refused early and
+    // stop if it is a ply.
+    for effect in ["move", "move_top"] {
+        let rest = format!(
+            r#"
+[pieces.r]
+symbol = "r"
+
+[[setup]]
+put = "r"
+at = ["b1", "a2", "c3", "d1", "b3"]
+
+[[setup]]
+put = "p"
+owner = "one"
+at = ["b2", "d1"]
+
+[[setup]]
+put = "p"
+owner = "two"
+at = ["c1", "a4"]
+
+[[actions]]
+name = "step"
+choose = ['from in cells where owner(from) == me', 'd in directions(from)', 'to = step(from, d)', 'where empty(to)']
+effect = '{effect}(from, to)'
+notation = '{{from}}-{{to}}'
+
+[[actions.then]]
+optional = true
+choose = ['x in cells where top(x) == r && !moved_in(x, turn)', 'dest = step(x, d)', 'where empty(dest)']
+effect = 'move_top(x, dest)'
+notation = ' r{{x}}'
+"#
+        );
+        let g = small_game("follow", 4, 4, &rest);
+        assert!(
+            g.actions[0].precheck.is_some(),
+            "{effect}: the rock's part is tried before the step"
+        );
+        let texts = crate::common::legal(&g, &g.start());
+        // b2's piece steps right to c2; the rock of a2 may follow it into b2, which the
+        // piece has just left (so that part is tried only once the step is played).
+        assert!(texts.contains(&"b2-c2 ra2".to_string()), "{texts:?}");
+        assert!(texts.contains(&"b2-c2".to_string()), "{texts:?}");
+        assert_uniform(&g, &g.start(), effect);
+        for s in sample_positions(&g, 1, 300, 6, |t| t.iter().any(|t| t.contains(" r"))) {
+            assert_uniform(&g, &s, effect);
+        }
+    }
+    // In Splut!, the sorcerer's levitation and the troll's pull are tried before the
+    // step; a throw (a rock removed, then the troll moved: two edits) and the dwarf's
+    // push (one part) are not.
+    let g = game("splut", &[]);
+    let tried: Vec<(&str, bool)> = g
+        .actions
+        .iter()
+        .map(|a| (a.name.as_str(), a.precheck.is_some()))
+        .collect();
+    assert_eq!(
+        tried,
+        [
+            ("sorcerer", true),
+            ("troll step", true),
+            ("troll throw", false),
+            ("dwarf", false)
+        ]
+    );
+}
+
 /// A game named `name` for players one and two on a `files` x `ranks` board with one
 /// owned piece kind `p`; `rest` adds setup and actions. Panics with the diagnostic if
 /// the loader refuses it.

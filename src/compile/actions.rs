@@ -94,6 +94,7 @@ impl Compiler<'_> {
             parts,
             frame: scope.frame,
             shape: HeadShape::default(),
+            precheck: None,
             head: Arc::new(Chain::new(&[], 0, false, false)),
         })
     }

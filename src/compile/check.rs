@@ -305,7 +305,7 @@ impl<'a> Scope<'a> {
                 Entry::Value(_) if native.name == "board_repeated" => {
                     Ok((Node::BoardRepeated, native.ret))
                 }
-                Entry::Value(f) => Ok((Node::Call(f, Box::new([])), native.ret)),
+                Entry::Value(f) => Ok((Node::Call(f, Box::new([]), native.name), native.ret)),
                 Entry::Set(_) => Err(LangError::new(
                     span,
                     format!("`{n}` is a collection: range over it with `x in {n}` or an aggregate"),
@@ -870,7 +870,7 @@ fn mismatch(span: Span, want: Type, found: Type) -> LangError {
 
 /// The node for a call of a native function: the commonest ones get nodes of their own
 /// (see [`Node::Owner`]), the rest a call through the table.
-fn specialise(name: &str, func: NativeFn, mut args: Vec<Node>) -> Node {
+fn specialise(name: &'static str, func: NativeFn, mut args: Vec<Node>) -> Node {
     match (name, args.len()) {
         ("owner", 1) => Node::Owner(Box::new(args.remove(0))),
         ("empty", 1) => Node::Empty(Box::new(args.remove(0))),
@@ -898,7 +898,7 @@ fn specialise(name: &str, func: NativeFn, mut args: Vec<Node>) -> Node {
             let (player, dirs) = (args.remove(0), args.remove(0));
             Node::Groups(Box::new(player), Box::new(dirs))
         }
-        _ => Node::Call(func, args.into()),
+        _ => Node::Call(func, args.into(), name),
     }
 }
 

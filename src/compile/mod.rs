@@ -23,6 +23,7 @@ use toml::Spanned;
 use crate::engine::board::{self, Board, DIRECTION_SETS, DIRECTIONS, MAX_SIDE};
 use crate::engine::game::{Game, KindInfo, ParamValue, Per, VarInfo};
 use crate::engine::natives;
+use crate::engine::precheck::Precheck;
 use crate::engine::program::{
     Action, Choice, EndResult, EndRule, HeadShape, Node, NotationCase, NotationPiece, Part, Phase,
     Repeat, Standalone, Stuck,
@@ -529,6 +530,7 @@ impl Compiler<'_> {
         sets::optimise(&mut game, self.closures);
         for action in &mut game.actions {
             action.shape = HeadShape::of(action);
+            action.precheck = Precheck::of(action);
         }
         if self.closures {
             crate::engine::code::compile_game(&mut game);

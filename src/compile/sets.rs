@@ -217,7 +217,7 @@ impl Pass<'_> {
                     self.node(body);
                 }
             }
-            Node::Call(_, args) | Node::List(args) => args.iter_mut().for_each(|a| self.node(a)),
+            Node::Call(_, args, _) | Node::List(args) => args.iter_mut().for_each(|a| self.node(a)),
             Node::Agg(agg) => {
                 if let Some(body) = &mut agg.body {
                     self.node(body);
@@ -698,7 +698,7 @@ fn substitute(node: &mut Node, slot: u16, value: &Node) {
             sub(b);
             sub(c);
         }
-        Node::Call(_, args) | Node::List(args) => args.iter_mut().for_each(sub),
+        Node::Call(_, args, _) | Node::List(args) => args.iter_mut().for_each(sub),
         Node::Agg(agg) => {
             match &mut agg.domain {
                 Domain::Native(_, args) | Domain::List(args) => args.iter_mut().for_each(sub),

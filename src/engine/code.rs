@@ -411,7 +411,7 @@ impl Kit<'_> {
                 Box::new(move |c, l| if cond(c, l) != 0 { t(c, l) } else { f(c, l) })
             }
             Node::Binary(op, a, b) => self.binary(*op, a, b),
-            Node::Call(f, args) => {
+            Node::Call(f, args, _) => {
                 let f = *f;
                 // Arguments that are names or constants (a chosen cell, a set of
                 // directions) are read where they are, not each through a closure.

@@ -113,7 +113,7 @@ fn eval_node(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
                 eval(f, c, locals)
             }
         }
-        Node::Call(f, args) => {
+        Node::Call(f, args, _) => {
             let mut vals = [0i64; 4];
             for (slot, a) in vals.iter_mut().zip(args.iter()) {
                 *slot = eval(a, c, locals);

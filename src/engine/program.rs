@@ -13,6 +13,7 @@ use super::effect::Effect;
 use super::eval::eval;
 use super::natives::{Ctx, Mut};
 use super::natives::{EffectFn, NativeFn, SetFn};
+use super::precheck::Precheck;
 
 /// A compiled expression.
 #[derive(Clone, Debug)]
@@ -32,7 +33,8 @@ pub enum Node {
     Neg(Box<Node>),
     Binary(BinOp, Box<Node>, Box<Node>),
     If(Box<Node>, Box<Node>, Box<Node>),
-    Call(NativeFn, Box<[Node]>),
+    /// A native function, its arguments and its name (which says what it reads).
+    Call(NativeFn, Box<[Node]>, &'static str),
     /// `owner(cell)`, `empty(cell)` and `me`: the commonest natives, read straight from
     /// the state's caches instead of through a call, and recognised by the set pass
     /// (`narrow` in `compile::sets`).
@@ -95,7 +97,7 @@ impl Node {
             | Node::Groups(a, b) => a.reads_any(slots) || b.reads_any(slots),
             Node::If(a, b, c) => a.reads_any(slots) || b.reads_any(slots) || c.reads_any(slots),
             Node::Bind(_, value, body) => value.reads_any(slots) || body.reads_any(slots),
-            Node::Call(_, args) | Node::List(args) => args.iter().any(|a| a.reads_any(slots)),
+            Node::Call(_, args, _) | Node::List(args) => args.iter().any(|a| a.reads_any(slots)),
             Node::Agg(agg) => {
                 agg.domain.reads_any(slots)
                     || agg.filter.as_ref().is_some_and(|f| f.reads_any(slots))
@@ -621,6 +623,9 @@ pub struct Action {
     /// What random draws know of the action's shape before any position, worked out
     /// once the optimiser has settled its choices (see [`HeadShape::of`]).
     pub shape: HeadShape,
+    /// How random draws may try the second part before the first is played, where the
+    /// first part's effect cannot change what the second reads (see `engine::precheck`).
+    pub precheck: Option<Precheck>,
     /// The first part's choices but the settled ones ([`HeadShape::settled`]), compiled
     /// to a chain: what random draws list the head with, once those are worked out.
     pub head: Arc<Chain>,

@@ -57,6 +57,7 @@ use super::chain::{Env, directions_args};
 use super::eval::{cells_into, domain, eval, steps, with_cells};
 use super::game::{Game, Ply, Probe};
 use super::natives::{Ctx, Elems, Mut};
+use super::precheck::{Precheck, Verdict};
 use super::program::{
     Action, Choice, Domain, FRAME_INLINE, Most, PairShape, Part, Repeat, SetBound, TailShape,
     frame, frame_len,
@@ -830,6 +831,8 @@ impl Game {
             locals,
             values: SmallVec::new(),
             write: keep != Keep::Position,
+            refused_early: false,
+            chosen_early: false,
         };
         let outcome = t.run(action, plan, numbered, pick);
         let action_index = plan.action;
@@ -1321,11 +1324,87 @@ struct Trial<'a, 's> {
     /// The ply's values, when `write`.
     values: SmallVec<[i64; 6]>,
     write: bool,
+    /// Set (in debug builds, which then play the candidate all the same) when the second
+    /// part refused the candidate before the head was played ([`Precheck`]).
+    refused_early: bool,
+    /// Set when the second part's choices were made before the head was played: only
+    /// its effect and check are left.
+    chosen_early: bool,
+}
+
+/// The second part of a candidate, to be tried before the head's move is played (see
+/// [`Precheck`]): its action's precheck, the part, its factors and its slots' value.
+#[derive(Clone, Copy)]
+struct Second<'p> {
+    precheck: &'p Precheck,
+    part: &'p Part,
+    factors: &'p [Factor],
+    value: u64,
+}
+
+impl<'p> Second<'p> {
+    /// The second part of candidate `pick` (what is left of its number once the head's
+    /// combination is taken out) of `plan`, when its action has a precheck, its head is
+    /// the first part alone and the candidate does not skip the second part.
+    #[inline(always)]
+    fn of(action: &'p Action, plan: &Plan, s: &'p Numbered, pick: u64) -> Option<Second<'p>> {
+        let precheck = action.precheck.as_ref()?;
+        Second::with(precheck, action, plan, s, pick)
+    }
+
+    /// [`Second::of`] for an action with a precheck (apart, so that the others' draws
+    /// pay one test).
+    #[inline(never)]
+    fn with(
+        precheck: &'p Precheck,
+        action: &'p Action,
+        plan: &Plan,
+        s: &'p Numbered,
+        pick: u64,
+    ) -> Option<Second<'p>> {
+        if plan.parts != 1 {
+            return None;
+        }
+        let part = &action.parts[1];
+        let factors = &s.factors[plan.tail as usize..][..part.ins.len()];
+        let values = factors
+            .iter()
+            .fold(1u64, |v, f| v.saturating_mul(f.count()));
+        let all = values.saturating_add(part.optional as u64);
+        if all == 0 {
+            return None;
+        }
+        let value = pick % all;
+        (!(part.optional && value == values)).then_some(Second {
+            precheck,
+            part,
+            factors,
+            value,
+        })
+    }
 }
 
 impl Trial<'_, '_> {
     /// Plays candidate `pick` of `plan`; the parts it skipped, or why it is no ply.
     fn run(
+        &mut self,
+        action: &Action,
+        plan: &Plan,
+        s: &Numbered,
+        pick: u64,
+    ) -> Result<u8, Refused> {
+        let outcome = self.played(action, plan, s, pick);
+        debug_assert!(
+            !self.refused_early || outcome.is_err(),
+            "a candidate of `{}` refused before its head was played is a ply",
+            action.name
+        );
+        outcome
+    }
+
+    /// [`Trial::run`], but for the debug builds' check of candidates refused early.
+    #[inline(always)]
+    fn played(
         &mut self,
         action: &Action,
         plan: &Plan,
@@ -1338,6 +1417,10 @@ impl Trial<'_, '_> {
         } else {
             (pick % plan.head_count, pick / plan.head_count)
         };
+        let second = match plan.head {
+            Head::Listed { tail: true, .. } | Head::Plies { .. } => None,
+            _ => Second::of(action, plan, s, pick),
+        };
         let mut skipped = 0u8;
         match plan.head {
             Head::Product { at, len } => {
@@ -1347,7 +1430,11 @@ impl Trial<'_, '_> {
                     skipped |= 1;
                 } else {
                     let factors = &s.factors[at as usize..(at + len) as usize];
-                    self.part(part, factors, s, head, action.shape.settled)?
+                    let settled = action.shape.settled;
+                    match second {
+                        None => self.part(part, factors, s, head, settled)?,
+                        Some(second) => self.part_then(part, factors, s, head, settled, second)?,
+                    }
                 }
             }
             Head::Plies { at, .. } => {
@@ -1364,7 +1451,7 @@ impl Trial<'_, '_> {
                         .listed_with_tail(action, plan, s, entry, k)
                         .map(|()| skipped);
                 }
-                self.listed(action, plan, s, entry, k)?
+                self.listed(action, plan, s, entry, k, second)?
             }
         }
         let mut factors = &s.factors[plan.tail as usize..];
@@ -1380,6 +1467,10 @@ impl Trial<'_, '_> {
                 skipped |= 1 << p;
                 continue;
             }
+            if std::mem::take(&mut self.chosen_early) {
+                self.chosen(part, mine, s, value)?;
+                continue;
+            }
             self.part(part, mine, s, value, 0)?;
         }
         Ok(skipped)
@@ -1392,8 +1483,66 @@ impl Trial<'_, '_> {
         part: &Part,
         factors: &[Factor],
         s: &Numbered,
+        value: u64,
+        settled: u64,
+    ) -> Result<(), Refused> {
+        self.part_with(part, factors, s, value, settled, None)
+    }
+
+    /// Plays a part whose choices were made before the head was played ([`Verdict::Chosen`]):
+    /// its effect and check. Debug builds make the choices again, where the head left the
+    /// position, and stop if they differ.
+    fn chosen(
+        &mut self,
+        part: &Part,
+        factors: &[Factor],
+        s: &Numbered,
+        value: u64,
+    ) -> Result<(), Refused> {
+        if cfg!(debug_assertions) {
+            let early: SmallVec<[i64; 4]> =
+                part.ins.iter().map(|&i| self.locals[i as usize]).collect();
+            let played = self.part(part, factors, s, value, 0);
+            let again: SmallVec<[i64; 4]> =
+                part.ins.iter().map(|&i| self.locals[i as usize]).collect();
+            assert!(
+                played.is_ok() && early == again || played.is_err() && part.check.is_some(),
+                "choices made before the head was played ({early:?}) differ from those made after"
+            );
+            return played;
+        }
+        if self.write {
+            for &i in part.ins.iter() {
+                self.values.push(self.locals[i as usize]);
+            }
+        }
+        self.effect_and_check(part, None)
+    }
+
+    /// [`Trial::part`] for a head whose `second` part is tried before it is played.
+    #[inline(never)]
+    fn part_then(
+        &mut self,
+        part: &Part,
+        factors: &[Factor],
+        s: &Numbered,
+        value: u64,
+        settled: u64,
+        second: Second,
+    ) -> Result<(), Refused> {
+        self.part_with(part, factors, s, value, settled, Some(second))
+    }
+
+    /// [`Trial::part`], trying the `second` part, if any, before the effect.
+    #[inline(always)]
+    fn part_with(
+        &mut self,
+        part: &Part,
+        factors: &[Factor],
+        s: &Numbered,
         mut value: u64,
         settled: u64,
+        second: Option<Second>,
     ) -> Result<(), Refused> {
         let mut factors = factors.iter();
         for (i, choice) in part.choices.iter().enumerate() {
@@ -1464,7 +1613,7 @@ impl Trial<'_, '_> {
                 }
             }
         }
-        self.effect_and_check(part)
+        self.effect_and_check(part, second)
     }
 
     /// The element in slot `k` of a collection given `n` slots.
@@ -1510,13 +1659,14 @@ impl Trial<'_, '_> {
         k: u64,
     ) -> Result<(), Refused> {
         let slots = u64::from(entry.tail);
-        self.listed(action, plan, s, entry, k / slots)?;
+        self.listed(action, plan, s, entry, k / slots, None)?;
         let part = &action.parts[plan.parts as usize];
         self.part(part, &[Factor::Slots(entry.tail)], s, k % slots, 0)
     }
 
     /// Makes the head's choices from a listed combination: its `in` values in order, then
-    /// the last `in` choice's `k`-th cell when the entry counts a set; plays each part.
+    /// the last `in` choice's `k`-th cell when the entry counts a set; plays each part
+    /// (trying the `second` part before the first is played, if any).
     #[inline(always)]
     fn listed(
         &mut self,
@@ -1525,6 +1675,7 @@ impl Trial<'_, '_> {
         s: &Numbered,
         entry: Entry,
         k: u64,
+        second: Option<Second>,
     ) -> Result<(), Refused> {
         let start = entry.values as usize;
         let mut values = s.values[start..start + entry.len as usize].iter();
@@ -1564,7 +1715,7 @@ impl Trial<'_, '_> {
                     Choice::Where(_) => {}
                 }
             }
-            self.effect_and_check(part)?;
+            self.effect_and_check(part, second.filter(|_| p == 0))?;
         }
         Ok(())
     }
@@ -1601,7 +1752,7 @@ impl Trial<'_, '_> {
                         Choice::Where(_) => {}
                     }
                 }
-                self.effect_and_check(part)?;
+                self.effect_and_check(part, None)?;
                 if part.repeat == Repeat::Once {
                     break;
                 }
@@ -1610,8 +1761,33 @@ impl Trial<'_, '_> {
         Ok(ply.skipped)
     }
 
-    /// Plays the part's effect, then its check; `Err` when the check fails.
-    fn effect_and_check(&mut self, part: &Part) -> Result<(), Refused> {
+    /// What the `second` part makes of the candidate before the head is played (see
+    /// [`Precheck::verdict`]). Not inlined: only the actions with a precheck call it.
+    #[inline(never)]
+    fn tried_before(&mut self, second: Second) -> Verdict {
+        let c = Ctx {
+            game: self.game,
+            state: self.state,
+            me: self.me,
+        };
+        let slots = |i: usize| second.factors[i].count();
+        second
+            .precheck
+            .verdict(&c, self.locals, second.part, second.value, slots)
+    }
+
+    /// Plays the part's effect, then its check; `Err` when the check fails, or when the
+    /// `second` part, tried first, refuses the candidate (release builds play nothing
+    /// then; debug builds note it and play on, for [`Trial::run`] to check).
+    fn effect_and_check(&mut self, part: &Part, second: Option<Second>) -> Result<(), Refused> {
+        if let Some(second) = second {
+            match self.tried_before(second) {
+                Verdict::Refused if !cfg!(debug_assertions) => return Err(Refused::Rejected),
+                Verdict::Refused => self.refused_early = true,
+                Verdict::Chosen => self.chosen_early = true,
+                Verdict::Unknown => {}
+            }
+        }
         let mut m = Mut {
             game: self.game,
             state: self.state,
