@@ -4,9 +4,9 @@
 //! A random draw (`engine::sample`) that numbers an action's first part exactly and gives
 //! the second part slots plays the first part's effect before the second part's filters
 //! and `where`s say whether the candidate is a ply at all. Where a piece steps and may
-//! then take another along (a rock that follows it, a rock pulled after it), most such
-//! candidates are refused, and playing the step and taking it back was most of what a
-//! refusal cost.
+//! then take another along (one that follows it the same way, one pulled after it),
+//! most such candidates are refused, and playing the step and taking it back was most
+//! of what a refusal cost.
 //!
 //! When the first part's effect is one move between two named cells (`move` or
 //! `move_top`), it changes those two cells' stacks and nothing else. If the second part
