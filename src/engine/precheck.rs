@@ -24,6 +24,7 @@ use super::cellset;
 use super::eval::{eval, with_cells};
 use super::natives::Ctx;
 use super::program::{Action, Choice, Domain, Node, Op, Part, Repeat, SetExpr};
+use super::sample::digit;
 use super::state::EMPTY_TOP;
 
 /// Natives that read nothing the move can change.
@@ -171,13 +172,7 @@ impl Precheck {
                 } => {
                     let n = slots(counted);
                     counted += 1;
-                    let k = if counted == ins {
-                        std::mem::take(&mut value)
-                    } else {
-                        let k = value % n.max(1);
-                        value /= n.max(1);
-                        k
-                    };
+                    let k = digit(&mut value, n, counted == ins);
                     let found = with_cells(set, c, locals, |s, locals| {
                         if cellset::count(s) as u64 > n {
                             return Err(());

@@ -854,6 +854,29 @@ impl Game {
     }
 }
 
+/// The next digit of a candidate's number `value` in mixed radix, for a choice of `n`
+/// slots, taken off `value`. The last choice takes what is left (below its count)
+/// without a division, the slowest instruction of a trial.
+#[inline(always)]
+pub(super) fn digit(value: &mut u64, n: u64, last: bool) -> u64 {
+    if last {
+        std::mem::take(value)
+    } else {
+        let k = *value % n;
+        *value /= n;
+        k
+    }
+}
+
+/// A later part's candidates for one head combination: its slots (the product of its
+/// factors' counts) and, with "skipped" for an optional part, its values in all.
+fn part_values(part: &Part, factors: &[Factor]) -> (u64, u64) {
+    let values = factors
+        .iter()
+        .fold(1u64, |v, f| v.saturating_mul(f.count()));
+    (values, values.saturating_add(part.optional as u64))
+}
+
 /// The elements of an independent first-part choice, worked out at plan time.
 fn known(
     c: &Ctx,
@@ -1367,10 +1390,7 @@ impl<'p> Second<'p> {
         }
         let part = &action.parts[1];
         let factors = &s.factors[plan.tail as usize..][..part.ins.len()];
-        let values = factors
-            .iter()
-            .fold(1u64, |v, f| v.saturating_mul(f.count()));
-        let all = values.saturating_add(part.optional as u64);
+        let (values, all) = part_values(part, factors);
         if all == 0 {
             return None;
         }
@@ -1458,8 +1478,7 @@ impl Trial<'_, '_> {
         for (p, part) in action.parts.iter().enumerate().skip(plan.parts as usize) {
             let (mine, rest) = factors.split_at(part.ins.len());
             factors = rest;
-            let values = mine.iter().fold(1u64, |v, f| v.saturating_mul(f.count()));
-            let all = values.saturating_add(part.optional as u64);
+            let (values, all) = part_values(part, mine);
             let value = pick % all;
             pick /= all;
             if part.optional && value == values {
@@ -1557,16 +1576,7 @@ impl Trial<'_, '_> {
                     ..
                 } => {
                     let factor = *factors.next().ok_or(Refused::TooMany)?;
-                    let n = factor.count();
-                    // The last factor takes what is left (below its count) without a
-                    // division, the slowest instruction of a trial.
-                    let k = if factors.len() == 0 {
-                        std::mem::take(&mut value) as usize
-                    } else {
-                        let k = (value % n) as usize;
-                        value /= n;
-                        k
-                    };
+                    let k = digit(&mut value, factor.count(), factors.len() == 0) as usize;
                     let e = match factor {
                         Factor::Set { at, .. } => {
                             let w = self.state.words();
