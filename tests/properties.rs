@@ -496,6 +496,62 @@ notation = ' r{{x}}'
     );
 }
 
+#[test]
+fn a_heads_depth_is_decided_at_load_where_the_board_decides_it() {
+    // A piece steps in one of eight directions, then drops a marker next to where it
+    // landed: in one of eight directions (slots the board fixes, no more than the step's,
+    // so the head is the step alone in every position), or on any free cell (slots the
+    // position decides: weighed at every draw). Either way the draw is uniform.
+    for (then, shallow) in [
+        (
+            "'t in directions(to)', 'at = step(to, t)', 'where at != none && empty(at)'",
+            true,
+        ),
+        ("'at in cells where empty(at) && at != to'", false),
+    ] {
+        let rest = format!(
+            r#"
+[pieces.m]
+symbol = "m"
+
+[[setup]]
+put = "p"
+owner = "one"
+at = ["b2", "d1"]
+
+[[setup]]
+put = "p"
+owner = "two"
+at = ["c3", "a4"]
+
+[[actions]]
+name = "step"
+choose = ['from in cells where owner(from) == me', 'd in directions(from)', 'to = step(from, d)', 'where empty(to)']
+effect = 'move(from, to)'
+notation = '{{from}}-{{to}}'
+
+[[actions.then]]
+choose = [{then}]
+effect = 'place(at, m)'
+notation = ' m{{at}}'
+"#
+        );
+        let g = small_game("drop", 4, 4, &rest);
+        assert_eq!(g.actions[0].shape.shallow, shallow, "{then}");
+        assert_uniform(&g, &g.start(), then);
+        for s in sample_positions(&g, 1, 200, 4, |_| true) {
+            assert_uniform(&g, &s, then);
+        }
+    }
+    // In Splut!, a throw's direction (eight at most) follows a step in one of eight: the
+    // head is the step alone. A pull or a levitation may be skipped; the dwarf has one part.
+    let g = game("splut", &[]);
+    assert!(g.actions.iter().all(|a| a.shape.shallow));
+    // Chess: a piece, then where it goes, a set of cells the position decides.
+    let g = game("chess", &[]);
+    assert!(!g.actions[0].shape.shallow);
+}
+
 /// A game named `name` for players one and two on a `files` x `ranks` board with one
 /// owned piece kind `p`; `rest` adds setup and actions. Panics with the diagnostic if
 /// the loader refuses it.

@@ -528,8 +528,11 @@ impl Compiler<'_> {
         };
         // The tree-walking reference keeps steps as the file writes them.
         sets::optimise(&mut game, self.closures);
-        for action in &mut game.actions {
-            action.shape = HeadShape::of(action);
+        let shapes: Vec<HeadShape> = (game.actions.iter())
+            .map(|action| HeadShape::of(action, |d| game.fixed_slots(d)))
+            .collect();
+        for (action, shape) in game.actions.iter_mut().zip(shapes) {
+            action.shape = shape;
             action.precheck = Precheck::of(action);
         }
         if self.closures {

@@ -675,7 +675,10 @@ pub struct HeadShape {
     /// candidates are a product of the choices' elements.
     pub product: bool,
     /// The head is the first part alone whatever the position: the action has one part,
-    /// or its second may be skipped.
+    /// its second may be skipped, or the second's slots, which the board alone decides,
+    /// are no more than the first's choices but its sets of cells give together (a
+    /// direction to throw in after a step in one of as many directions). A draw then
+    /// need not weigh the two parts' slots at every ply to learn it (`engine::sample`).
     pub shallow: bool,
     /// The first part's choices left once the settled ones are worked out are a set of
     /// cells without a filter, then the part's last `in` choice, followed by nothing but
@@ -764,8 +767,10 @@ impl TailShape {
 }
 
 impl HeadShape {
-    /// The shape of an action whose choices the optimiser has settled.
-    pub fn of(action: &Action) -> HeadShape {
+    /// The shape of an action whose choices the optimiser has settled, where
+    /// `fixed_slots` gives the slots of a choice's domain that the board decides
+    /// (`None` where the position does).
+    pub fn of(action: &Action, fixed_slots: impl Fn(&Domain) -> Option<u64>) -> HeadShape {
         let Some(part) = action.parts.first() else {
             return HeadShape::default();
         };
@@ -831,11 +836,47 @@ impl HeadShape {
             repeats: action.parts.iter().any(|p| p.repeat != Repeat::Once),
             settled,
             product,
-            shallow: action.parts.len() == 1 || action.parts[1].optional,
+            shallow: shallow(action, fixed_slots),
             pair,
             tails: [TailShape::of(action, 1), TailShape::of(action, 2)],
         }
     }
+}
+
+/// Whether an action's head is its first part alone in every position
+/// ([`HeadShape::shallow`]). A draw lists the second part with the first when it has more
+/// slots than the first part's choices (see `engine::sample`); where the second part's
+/// slots are all fixed by the board and no more than the product of the first part's fixed
+/// ones, it never has (a set of cells gives at least one slot), but where the first part
+/// has no combination at all (an empty set of cells), and then the head is empty at any
+/// depth: the same draws either way. A first part that may be skipped is left to the
+/// draw: skipped, it has a combination with no slot.
+fn shallow(action: &Action, fixed_slots: impl Fn(&Domain) -> Option<u64>) -> bool {
+    let [first, second, ..] = &action.parts[..] else {
+        return true;
+    };
+    if second.optional {
+        return true;
+    }
+    if first.optional {
+        return false;
+    }
+    let domains = |part: &'_ Part| {
+        let ins = part.choices.iter();
+        ins.filter_map(|choice| match choice {
+            Choice::In { domain, .. } => Some(fixed_slots(domain)),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+    };
+    let later = domains(second)
+        .into_iter()
+        .try_fold(1u64, |n, slots| Some(n.saturating_mul(slots?)));
+    let least = domains(first)
+        .into_iter()
+        .flatten()
+        .fold(1u64, u64::saturating_mul);
+    later.is_some_and(|later| later <= least)
 }
 
 /// Where the two choices of a [`HeadShape::pair`] stand in the first part.

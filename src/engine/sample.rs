@@ -648,6 +648,7 @@ impl Game {
         // then picks, whereas only the draws that pick this action fill its slots (which
         // took 12% off the instructions a ply of one game of the library, where a rule
         // of half as many slots listed the throws).
+        // (Decided at load where the board alone decides it: `HeadShape::shallow`.)
         let deepest = if !action.shape.shallow {
             let first = self.part_slots(state, &action.parts[0]);
             let second = self.part_slots(state, &action.parts[1]);
@@ -768,26 +769,34 @@ impl Game {
     /// How many slots an `in` choice over `d` gets, after the effects of its part's
     /// earlier parts (which its bound knows).
     fn slots(&self, c: &Ctx, choice: &Choice) -> u64 {
-        let cells = self.board.len() as u64;
         let Choice::In {
             domain: d, bound, ..
         } = choice
         else {
             return 1;
         };
-        match d {
-            Domain::Cells(_) => set_bound(bound, c).min(cells),
+        self.fixed_slots(d)
+            .unwrap_or_else(|| set_bound(bound, c).min(self.board.len() as u64))
+    }
+
+    /// The slots of an `in` choice over `d` that the board decides, whatever the
+    /// position: every domain's but a set of cells (`None`), whose bound the position
+    /// decides. What lets a head's depth be decided at load
+    /// ([`HeadShape::of`](super::program::HeadShape::of)).
+    pub(crate) fn fixed_slots(&self, d: &Domain) -> Option<u64> {
+        Some(match d {
+            Domain::Cells(_) => return None,
             Domain::List(items) => items.len() as u64,
             Domain::Steps { .. } => self.board.most_links() as u64,
             Domain::Native(native, _) => match native.most {
-                Most::Cells => cells,
+                Most::Cells => self.board.len() as u64,
                 Most::Players => self.players.len() as u64,
                 Most::Kinds => self.kinds.len() as u64,
                 Most::Links => self.board.most_links() as u64,
                 Most::Side => self.board.files.max(self.board.ranks) as u64,
                 Most::Eight => 8,
             },
-        }
+        })
     }
 
     /// Tries candidate number `pick` of plan `which` on `state`, which it leaves as it was
