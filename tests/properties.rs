@@ -552,6 +552,55 @@ notation = ' m{{at}}'
     assert!(!g.actions[0].shape.shallow);
 }
 
+#[test]
+fn a_listed_candidate_skips_the_lets_only_its_own_choices_read() {
+    // A piece steps; then a marker goes on a free cell, not the one it left nor, unless no
+    // neighbour of where it landed is taken, the next one its way (`near`, read by that
+    // choice alone), and the next one gets a marker too if free (`spot`, read by the
+    // effect). One piece a side: the step has 8 slots and the marker's cell more, so the
+    // head lists both parts, and a candidate made from the listing works out `spot`
+    // again but not `near`. Playing a drawn candidate and replaying its ply (which works
+    // every `let` out) must leave the same position.
+    let rest = r#"
+[pieces.m]
+symbol = "m"
+
+[[setup]]
+put = "p"
+owner = "one"
+at = ["b2"]
+
+[[setup]]
+put = "p"
+owner = "two"
+at = ["c4"]
+
+[[actions]]
+name = "go"
+choose = ['from in cells where owner(from) == me', 'd in directions(from)', 'to = step(from, d)', 'where empty(to)']
+effect = 'move(from, to)'
+notation = '{from}-{to}'
+
+[[actions.then]]
+choose = [
+  'spot = step(to, d)',
+  'near = count(c in adjacent(to) where !empty(c))',
+  'at in cells where empty(at) && at != from && (near == 0 || at != spot)',
+]
+effect = 'place(at, m); if spot != none && empty(spot) { place(spot, m) }'
+notation = ' m{at}'
+"#;
+    let g = small_game("mark", 5, 5, rest);
+    assert_eq!(g.actions[0].shape.unread_lets, [0, 0b10]);
+    for seed in 0..40 {
+        walk(&g, seed, 20);
+    }
+    assert_uniform(&g, &g.start(), "mark");
+    // VLKNO: the lowest height, which only the take's set reads.
+    let g = game("vlkno", &[]);
+    assert_eq!(g.actions[0].shape.unread_lets, [0, 0b1]);
+}
+
 /// A game named `name` for players one and two on a `files` x `ranks` board with one
 /// owned piece kind `p`; `rest` adds setup and actions. Panics with the diagnostic if
 /// the loader refuses it.

@@ -100,9 +100,46 @@ impl Node {
             Node::Call(_, args, _) | Node::List(args) => args.iter().any(|a| a.reads_any(slots)),
             Node::Agg(agg) => {
                 agg.domain.reads_any(slots)
-                    || agg.filter.as_ref().is_some_and(|f| f.reads_any(slots))
-                    || agg.body.as_ref().is_some_and(|b| b.reads_any(slots))
+                    || [&agg.filter, &agg.body, &agg.along]
+                        .iter()
+                        .any(|n| n.as_ref().is_some_and(|n| n.reads_any(slots)))
             }
+        }
+    }
+}
+
+impl Op {
+    /// Whether running this effect may read one of the local `slots`.
+    pub fn reads_any(&self, slots: &[u16]) -> bool {
+        match self {
+            Op::If(cond, then, other) => {
+                cond.reads_any(slots) || then.iter().chain(other).any(|op| op.reads_any(slots))
+            }
+            Op::For {
+                domain,
+                filter,
+                body,
+                ..
+            } => {
+                domain.reads_any(slots)
+                    || filter.as_ref().is_some_and(|f| f.reads_any(slots))
+                    || body.iter().any(|op| op.reads_any(slots))
+            }
+            Op::Let(_, value) | Op::SetVar(_, value) => value.reads_any(slots),
+            Op::SetVarAt(_, at, value) => at.reads_any(slots) || value.reads_any(slots),
+            Op::Effect(_, args, _) => args.iter().any(|a| a.reads_any(slots)),
+        }
+    }
+}
+
+impl Choice {
+    /// Whether making this choice may read one of the local `slots`.
+    pub fn reads_any(&self, slots: &[u16]) -> bool {
+        match self {
+            Choice::In { domain, filter, .. } => {
+                domain.reads_any(slots) || filter.as_ref().is_some_and(|f| f.reads_any(slots))
+            }
+            Choice::Let(_, node) | Choice::Where(node) => node.reads_any(slots),
         }
     }
 }
@@ -552,6 +589,17 @@ impl Part {
         fixed
     }
 
+    /// Whether the part's effect, check or notation may read one of the local `slots`.
+    pub fn plays_read_any(&self, slots: &[u16]) -> bool {
+        self.effect.iter().any(|op| op.reads_any(slots))
+            || self.check.as_ref().is_some_and(|c| c.reads_any(slots))
+            || self.notation.iter().any(|case| {
+                case.when.as_ref().is_some_and(|w| w.reads_any(slots))
+                    || (case.pieces.iter())
+                        .any(|p| matches!(p, NotationPiece::Value(s, _) if slots.contains(s)))
+            })
+    }
+
     /// Plays the part's effect on the position (through `m`'s journal), then says
     /// whether its check holds there (true without a check).
     pub fn play_and_check(&self, m: &mut Mut, locals: &mut [i64]) -> bool {
@@ -689,6 +737,12 @@ pub struct HeadShape {
     /// For a head of one part (first) and of two (second): the part after it, when it
     /// is the action's last and gets slots for each listed combination of the head.
     pub tails: [Option<TailShape>; 2],
+    /// The `let` choices of the first and the second part (bit per index, the first 64)
+    /// that a candidate made from a listed combination does not work out again: the
+    /// first part's settled ones (worked out once per position), and those that only
+    /// their own part's `where`s and `in` choices read, which the listing has tested and
+    /// chosen already (the lowest stacks, in a rule that takes from one of them).
+    pub unread_lets: [u64; 2],
 }
 
 /// The part after a head of some depth, when it is the action's last, cannot be skipped
@@ -782,6 +836,9 @@ impl HeadShape {
             .take(64)
             .filter(|(i, ch)| fixed & (1 << i) != 0 && !matches!(ch, Choice::In { .. }))
             .fold(0u64, |bits, (i, _)| bits | 1 << i);
+        let settled_lets = (part.choices.iter().enumerate().take(64))
+            .filter(|(i, ch)| settled & (1 << i) != 0 && matches!(ch, Choice::Let(..)))
+            .fold(0u64, |bits, (i, _)| bits | 1 << i);
         let product = action.parts.len() == 1
             && part.choices.iter().all(|ch| match ch {
                 Choice::In { invariant, .. } => *invariant,
@@ -839,8 +896,39 @@ impl HeadShape {
             shallow: shallow(action, fixed_slots),
             pair,
             tails: [TailShape::of(action, 1), TailShape::of(action, 2)],
+            unread_lets: [
+                settled_lets | choice_lets(action, 0),
+                choice_lets(action, 1),
+            ],
         }
     }
+}
+
+/// The `let` choices of part `p` (bit per index, the first 64) that only their own
+/// part's `where`s and `in` choices read: no effect, check or notation, no other `let`,
+/// no choice of a later part ([`HeadShape::unread_lets`]).
+fn choice_lets(action: &Action, p: usize) -> u64 {
+    let Some(part) = action.parts.get(p) else {
+        return 0;
+    };
+    let choices = || action.parts.iter().flat_map(|q| &q.choices);
+    let mut bits = 0;
+    for (i, choice) in part.choices.iter().enumerate().take(64) {
+        let Choice::Let(slot, _) = choice else {
+            continue;
+        };
+        let slots = [*slot];
+        let read_by_lets =
+            choices().any(|ch| matches!(ch, Choice::Let(s, n) if s != slot && n.reads_any(&slots)));
+        let read_later = (action.parts[p + 1..].iter())
+            .flat_map(|q| &q.choices)
+            .any(|ch| ch.reads_any(&slots));
+        let played = action.parts.iter().any(|q| q.plays_read_any(&slots));
+        if !(read_by_lets || read_later || played) {
+            bits |= 1 << i;
+        }
+    }
+    bits
 }
 
 /// Whether an action's head is its first part alone in every position

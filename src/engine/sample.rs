@@ -13,7 +13,8 @@
 //!   the position it leaves (a move, then what to take: every combination exact), unless
 //!   the second part has no more slots (below) than the first part can have
 //!   combinations: then drawing into its slots plays fewer first parts than listing
-//!   would (a piece's move, then a shot from where it landed). When
+//!   would (a piece's move, then a shot from where it landed; weighed once, at load,
+//!   where the board alone fixes the second part's slots: `HeadShape::shallow`). When
 //!   the last `in` choice listed is a set of cells with nothing left to test per element,
 //!   a combination of the others stands for as many candidates as that set has cells (a
 //!   popcount). Nothing in the head is padded or rejected for its filters and `where`s.
@@ -1721,7 +1722,7 @@ impl Trial<'_, '_> {
                         }
                     }
                     Choice::Let(_, _)
-                        if p == 0 && i < 64 && action.shape.settled & (1 << i) != 0 => {}
+                        if p < 2 && i < 64 && action.shape.unread_lets[p] & (1 << i) != 0 => {}
                     Choice::Let(slot, node) => {
                         let c = Ctx {
                             game: self.game,
