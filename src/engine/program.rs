@@ -562,20 +562,11 @@ impl Part {
         let mut varying: Vec<u16> = Vec::new();
         let mut fixed = 0u64;
         for (i, choice) in self.choices.iter().enumerate().take(64) {
-            let (reads, slot, chosen) = match choice {
-                Choice::In {
-                    slot,
-                    domain,
-                    filter,
-                    ..
-                } => (
-                    domain.reads_any(&varying)
-                        || filter.as_ref().is_some_and(|f| f.reads_any(&varying)),
-                    Some(*slot),
-                    true,
-                ),
-                Choice::Let(slot, node) => (node.reads_any(&varying), Some(*slot), false),
-                Choice::Where(node) => (node.reads_any(&varying), None, false),
+            let reads = choice.reads_any(&varying);
+            let (slot, chosen) = match choice {
+                Choice::In { slot, .. } => (Some(*slot), true),
+                Choice::Let(slot, _) => (Some(*slot), false),
+                Choice::Where(_) => (None, false),
             };
             if !reads {
                 fixed |= 1 << i;
@@ -590,7 +581,7 @@ impl Part {
     }
 
     /// Whether the part's effect, check or notation may read one of the local `slots`.
-    pub fn plays_read_any(&self, slots: &[u16]) -> bool {
+    pub fn played_reads_any(&self, slots: &[u16]) -> bool {
         self.effect.iter().any(|op| op.reads_any(slots))
             || self.check.as_ref().is_some_and(|c| c.reads_any(slots))
             || self.notation.iter().any(|case| {
@@ -723,10 +714,11 @@ pub struct HeadShape {
     /// candidates are a product of the choices' elements.
     pub product: bool,
     /// The head is the first part alone whatever the position: the action has one part,
-    /// its second may be skipped, or the second's slots, which the board alone decides,
-    /// are no more than the first's choices but its sets of cells give together (a
-    /// direction to throw in after a step in one of as many directions). A draw then
-    /// need not weigh the two parts' slots at every ply to learn it (`engine::sample`).
+    /// its second may be skipped, or the first may not and the second's slots, which the
+    /// board alone decides, are no more than the product of the first part's `in`
+    /// choices other than sets of cells (a direction to throw in after a step in one of
+    /// as many directions). A draw then need not weigh the two parts' slots at every ply
+    /// to learn it (`engine::sample`).
     pub shallow: bool,
     /// The first part's choices left once the settled ones are worked out are a set of
     /// cells without a filter, then the part's last `in` choice, followed by nothing but
@@ -897,8 +889,8 @@ impl HeadShape {
             pair,
             tails: [TailShape::of(action, 1), TailShape::of(action, 2)],
             unread_lets: [
-                settled_lets | choice_lets(action, 0),
-                choice_lets(action, 1),
+                settled_lets | listed_only_lets(action, 0),
+                listed_only_lets(action, 1),
             ],
         }
     }
@@ -907,7 +899,7 @@ impl HeadShape {
 /// The `let` choices of part `p` (bit per index, the first 64) that only their own
 /// part's `where`s and `in` choices read: no effect, check or notation, no other `let`,
 /// no choice of a later part ([`HeadShape::unread_lets`]).
-fn choice_lets(action: &Action, p: usize) -> u64 {
+fn listed_only_lets(action: &Action, p: usize) -> u64 {
     let Some(part) = action.parts.get(p) else {
         return 0;
     };
@@ -923,7 +915,7 @@ fn choice_lets(action: &Action, p: usize) -> u64 {
         let read_later = (action.parts[p + 1..].iter())
             .flat_map(|q| &q.choices)
             .any(|ch| ch.reads_any(&slots));
-        let played = action.parts.iter().any(|q| q.plays_read_any(&slots));
+        let played = action.parts.iter().any(|q| q.played_reads_any(&slots));
         if !(read_by_lets || read_later || played) {
             bits |= 1 << i;
         }
@@ -935,10 +927,10 @@ fn choice_lets(action: &Action, p: usize) -> u64 {
 /// ([`HeadShape::shallow`]). A draw lists the second part with the first when it has more
 /// slots than the first part's choices (see `engine::sample`); where the second part's
 /// slots are all fixed by the board and no more than the product of the first part's fixed
-/// ones, it never has (a set of cells gives at least one slot), but where the first part
-/// has no combination at all (an empty set of cells), and then the head is empty at any
-/// depth: the same draws either way. A first part that may be skipped is left to the
-/// draw: skipped, it has a combination with no slot.
+/// ones, it never has, unless a set of cells of the first part has a bound of 0 in the
+/// position: then the set is empty, and so is the head at any depth, so the draws are
+/// the same either way. A first part that may be skipped is left to the draw: skipped, it
+/// has a combination with no slot.
 fn shallow(action: &Action, fixed_slots: impl Fn(&Domain) -> Option<u64>) -> bool {
     let [first, second, ..] = &action.parts[..] else {
         return true;
@@ -949,7 +941,7 @@ fn shallow(action: &Action, fixed_slots: impl Fn(&Domain) -> Option<u64>) -> boo
     if first.optional {
         return false;
     }
-    let domains = |part: &'_ Part| {
+    let domains = |part: &Part| {
         let ins = part.choices.iter();
         ins.filter_map(|choice| match choice {
             Choice::In { domain, .. } => Some(fixed_slots(domain)),
