@@ -360,8 +360,16 @@ fn drawn_plies_are_uniform_when_the_listing_carries_a_move_from_cell_to_cell() {
     // on to the next bare cell, played again onto a tower). `move_top` moves the piece,
     // `move` the piece with its stones. A listing that left one record or set wrong
     // would count the wrong takes for some moves: the draws would not be uniform (and
-    // debug builds check every cache after every carried move).
-    for effect in ["move_top", "move"] {
+    // debug builds check every cache after every carried move). As the take reads only
+    // each cell's own stack, the listing works it out without playing the move at all
+    // (`engine::overlay`), unless the take also asks about the cell moved onto by name
+    // (`pieces(to, stone)`): then the move is carried.
+    for (effect, overlaid, ask) in [
+        ("move_top", true, ""),
+        ("move", true, ""),
+        ("move_top", false, ", 'where pieces(to, stone) >= 0'"),
+        ("move", false, ", 'where pieces(to, stone) >= 0'"),
+    ] {
         let rest = format!(
             r#"
 [pieces.stone]
@@ -392,7 +400,7 @@ effect = '{effect}(from, to)'
 notation = '{{from}}-{{to}}'
 
 [[actions.then]]
-choose = ['low = min(c in cells where c != from && height(c) >= 1 && !has(c, p): height(c))', 'take in cells where take != from && !has(take, p) && height(take) == low && low >= 1']
+choose = ['low = min(c in cells where c != from && height(c) >= 1 && !has(c, p): height(c))'{ask}, 'take in cells where take != from && !has(take, p) && height(take) == low && low >= 1']
 effect = 'remove_top(take)'
 notation = ' x{{take}}'
 
@@ -403,6 +411,7 @@ notation = ' +{{put}}'
 "#
         );
         let g = small_game("carried", 6, 4, &rest);
+        assert_eq!(g.actions[0].overlay.is_some(), overlaid, "{effect}{ask}");
         let texts = crate::common::legal(&g, &g.start());
         // c2's lone piece goes onto the bare b3, c1 and d1 (shifts) or the one stone of
         // d2; the lowest free stacks are a2 and d2, but for a piece on d2.
@@ -414,6 +423,108 @@ notation = ' +{{put}}'
         for s in sample_positions(&g, 2, 300, 4, |_| true) {
             assert_uniform(&g, &s, effect);
         }
+    }
+}
+
+#[test]
+fn drawn_plies_are_uniform_when_the_listing_overlays_a_move() {
+    // A piece moves onto a neighbour, then takes a stone by a rule that reads each
+    // cell's own stack, then puts one down. The listing works the take and the put's
+    // slots out from the position before the move, with the two cells it edits patched
+    // (`engine::overlay`): the tallest stack, which the cell moved from may stop being
+    // and the cell moved onto may become (and then be taken from); a count of stacks, a `where` on it and a cell left out by name; the cells
+    // topped by a stone, which the cell moved from joins when the piece leaves a tower.
+    // Debug builds play every move the listing overlays and stop where the take or the
+    // put's slots differ; a wrong count would also make the draws uneven.
+    let takes = [
+        "'high = max(c in cells where height(c) >= 1: height(c))', 'take in cells where take != from && height(take) == high'",
+        "'tall = count(c in cells where !has(c, p) && height(c) >= 2)', 'where tall >= 1', 'take in cells where take != to && height(take) >= 1 && (tall >= 3 || owner(take) == none)'",
+        "'take in cells where top(take) == stone'",
+    ];
+    for take in takes {
+        for effect in ["move_top", "move"] {
+            let rest = format!(
+                r#"
+[pieces.stone]
+symbol = "s"
+
+[[setup]]
+put = "stone"
+at = ["a1", "b1", "a2", "b2", "c3", "d2", "d3"]
+
+[[setup]]
+put = "stone"
+at = ["b1", "b2", "d3"]
+
+[[setup]]
+put = "p"
+owner = "one"
+at = ["a1", "c2"]
+
+[[setup]]
+put = "p"
+owner = "two"
+at = ["c3", "a3"]
+
+[[actions]]
+name = "go"
+choose = ['from in cells where owner(from) == me', 'to in adjacent(from) where !has(to, p) && pieces(to, stone) <= pieces(from, stone) + 1']
+effect = '{effect}(from, to)'
+notation = '{{from}}-{{to}}'
+
+[[actions.then]]
+choose = [{take}]
+effect = 'remove_top(take)'
+notation = ' x{{take}}'
+
+[[actions.then]]
+choose = ['put in cells where put != from && put != take && !has(put, p) && height(put) <= 2']
+effect = 'place(put, stone)'
+notation = ' +{{put}}'
+"#
+            );
+            let g = small_game("overlaid", 6, 4, &rest);
+            assert!(g.actions[0].overlay.is_some(), "{effect}: {take}");
+            assert_uniform(&g, &g.start(), take);
+            for s in sample_positions(&g, 2, 300, 4, |_| true) {
+                assert_uniform(&g, &s, take);
+            }
+        }
+    }
+    // VLKNO's turn is listed this way; a take read from the cells next to another's
+    // stack, or along a line, is not.
+    assert!(game("vlkno", &[]).actions[0].overlay.is_some());
+    for take in [
+        "'take in cells where any(y in adjacent(take) where has(y, p))'",
+        "'d in directions(to)', 'take in slide(to, d)'",
+    ] {
+        let rest = format!(
+            r#"
+[[setup]]
+put = "p"
+owner = "one"
+at = ["a1"]
+
+[[actions]]
+name = "go"
+choose = ['from in cells where owner(from) == me', 'to in adjacent(from) where empty(to)']
+effect = 'move(from, to)'
+notation = '{{from}}-{{to}}'
+
+[[actions.then]]
+choose = [{take}]
+effect = 'remove(take)'
+notation = ' x{{take}}'
+"#
+        );
+        let g = small_game("plain", 4, 4, &rest);
+        assert!(g.actions[0].overlay.is_none(), "{take}");
+    }
+    for name in ["splut", "chess", "amazons"] {
+        assert!(
+            game(name, &[]).actions.iter().all(|a| a.overlay.is_none()),
+            "{name}"
+        );
     }
 }
 

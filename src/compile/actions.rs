@@ -95,6 +95,7 @@ impl Compiler<'_> {
             frame: scope.frame,
             shape: HeadShape::default(),
             precheck: None,
+            overlay: None,
             head: Arc::new(Chain::new(&[], 0, false, false)),
         })
     }

@@ -23,6 +23,7 @@ use toml::Spanned;
 use crate::engine::board::{self, Board, DIRECTION_SETS, DIRECTIONS, MAX_SIDE};
 use crate::engine::game::{Game, KindInfo, ParamValue, Per, VarInfo};
 use crate::engine::natives;
+use crate::engine::overlay::Overlay;
 use crate::engine::precheck::Precheck;
 use crate::engine::program::{
     Action, Choice, EndResult, EndRule, HeadShape, Node, NotationCase, NotationPiece, Part, Phase,
@@ -534,6 +535,7 @@ impl Compiler<'_> {
         for (action, shape) in game.actions.iter_mut().zip(shapes) {
             action.shape = shape;
             action.precheck = Precheck::of(action);
+            action.overlay = Overlay::of(action, action.tail_bound(2));
         }
         if self.closures {
             crate::engine::code::compile_game(&mut game);

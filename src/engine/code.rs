@@ -146,6 +146,10 @@ pub fn compile_game(game: &mut Game) {
         words: board.all().len(),
     };
     for action in &mut game.actions {
+        if let Some(overlay) = &mut action.overlay {
+            overlay.sets_mut().for_each(|set| k.wrap_set(set));
+            overlay.nodes_mut().for_each(|node| k.wrap(node));
+        }
         for part in &mut action.parts {
             for choice in &mut part.choices {
                 match choice {

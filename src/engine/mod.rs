@@ -11,6 +11,7 @@ pub mod game;
 pub mod generate;
 pub mod hooks;
 pub mod natives;
+pub mod overlay;
 pub mod precheck;
 pub mod program;
 pub mod sample;

@@ -238,7 +238,7 @@ fn local(node: &Node) -> Option<u16> {
 /// The slots (bit per slot) of the cells whose stacks `node` reads, if it reads nothing
 /// else that a move can change and every cell it reads is a name (bound before it, below
 /// slot 64).
-fn cell_reads(node: &Node) -> Option<u64> {
+pub(super) fn cell_reads(node: &Node) -> Option<u64> {
     let cell = |x: &Node| match local(x) {
         Some(s) if s < 64 => Some(1u64 << s),
         _ => None,

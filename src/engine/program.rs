@@ -13,6 +13,7 @@ use super::effect::Effect;
 use super::eval::eval;
 use super::natives::{Ctx, Mut};
 use super::natives::{EffectFn, NativeFn, SetFn};
+use super::overlay::Overlay;
 use super::precheck::Precheck;
 
 /// A compiled expression.
@@ -665,12 +666,34 @@ pub struct Action {
     /// How random draws may try the second part before the first is played, where the
     /// first part's effect cannot change what the second reads (see `engine::precheck`).
     pub precheck: Option<Precheck>,
+    /// How random draws may list the second part without playing the first, where the
+    /// first moves a piece between two named cells and the second reads each cell's own
+    /// stack (see `engine::overlay`).
+    pub overlay: Option<Overlay>,
     /// The first part's choices but the settled ones ([`HeadShape::settled`]), compiled
     /// to a chain: what random draws list the head with, once those are worked out.
     pub head: Arc<Chain>,
 }
 
 impl Action {
+    /// The part after a head of `depth` parts, when the listing gives it slots for each
+    /// combination ([`HeadShape::tails`]): the index of its `in` choice, and its bound.
+    pub fn tail(&self, depth: usize) -> Option<(TailShape, &SetBound)> {
+        let shape = (*self.shape.tails.get(depth.checked_sub(1)?)?)?;
+        match &self.parts[depth].choices[shape.choice as usize] {
+            Choice::In { bound, .. } if bound.fixed.is_some() && bound.gained_last.is_some() => {
+                Some((shape, bound))
+            }
+            _ => None,
+        }
+    }
+
+    /// The conditions that bound the part after a head of `depth` parts, when the listing
+    /// gives it slots for each combination (see [`Action::tail`]).
+    pub fn tail_bound(&self, depth: usize) -> Option<&SetExpr> {
+        self.tail(depth)?.1.fixed.as_ref()
+    }
+
     /// Compiles the choices of every part to chains (and the head's) and the effects
     /// (to closures, or with `closures` false to the walk of their statements): the
     /// last step of compiling a game, after every pass that rewrites an expression.

@@ -58,6 +58,7 @@ use super::chain::{Env, directions_args};
 use super::eval::{cells_into, domain, eval, steps, with_cells};
 use super::game::{Game, Ply, Probe};
 use super::natives::{Ctx, Elems, Mut};
+use super::overlay::{Moving, Overlay};
 use super::precheck::{Precheck, Verdict};
 use super::program::{
     Action, Choice, Domain, FRAME_INLINE, Most, PairShape, Part, Repeat, SetBound, TailShape,
@@ -1110,6 +1111,11 @@ trait TailSlots: Copy {
     /// How many slots after the combination the listing stands at (0: the part can have
     /// no element), given the cells of the head's counted choice, if counted.
     fn slots(&self, env: &mut Env, counted: Option<&[u64]>) -> u32;
+
+    /// [`TailSlots::slots`] where the listing stands before a move it has not played,
+    /// given the cells that pass the tail's conditions once the move is played (as the
+    /// overlay works them out: see `engine::overlay`).
+    fn overlaid(&self, env: &Env, conditions: &[u64], counted: &[u64]) -> u32;
 }
 
 /// No part after the head gets slots from the listing: each combination stands for its
@@ -1120,6 +1126,11 @@ struct NoTail;
 impl TailSlots for NoTail {
     #[inline(always)]
     fn slots(&self, _: &mut Env, _: Option<&[u64]>) -> u32 {
+        1
+    }
+
+    #[inline(always)]
+    fn overlaid(&self, _: &Env, _: &[u64], _: &[u64]) -> u32 {
         1
     }
 }
@@ -1146,10 +1157,7 @@ impl<'g> Tail<'g> {
     /// The tail of `action` after a head of `depth` parts, if it has that shape
     /// ([`HeadShape::tails`](super::program::HeadShape::tails)).
     fn of(action: &'g Action, depth: usize) -> Option<Tail<'g>> {
-        let shape = (*action.shape.tails.get(depth.checked_sub(1)?)?)?;
-        let Choice::In { bound, .. } = &action.parts[depth].choices[shape.choice as usize] else {
-            return None;
-        };
+        let (shape, bound) = action.tail(depth)?;
         Some(Tail {
             fixed: bound.fixed.as_ref()?,
             gained: bound.gained_last?,
@@ -1166,37 +1174,55 @@ impl TailSlots for Tail<'_> {
             state: env.state,
             me: env.me,
         };
-        let cells = env.game.board.len() as i64;
+        with_cells(self.fixed, &c, env.locals, |set, locals| {
+            self.of_conditions(env.game, set, locals, counted)
+        })
+    }
+
+    fn overlaid(&self, env: &Env, conditions: &[u64], counted: &[u64]) -> u32 {
+        self.of_conditions(env.game, conditions, env.locals, Some(counted))
+    }
+}
+
+impl Tail<'_> {
+    /// The slots, given the cells that pass the conditions (`set`) and the head's counted
+    /// choice's cells, if counted.
+    #[inline(always)]
+    fn of_conditions(
+        &self,
+        game: &Game,
+        set: &[u64],
+        locals: &[i64],
+        counted: Option<&[u64]>,
+    ) -> u32 {
+        let cells = game.board.len() as i64;
         let known = if counted.is_some() {
             self.shape.known
         } else {
             self.shape.known_listed
         };
-        let n = with_cells(self.fixed, &c, env.locals, |set, locals| {
-            let w = set.len();
-            let mut kept = [0u64; WORDS];
-            kept[..w].copy_from_slice(set);
-            let mut names = known;
-            while names != 0 {
-                let slot = names.trailing_zeros() as usize;
-                names &= names - 1;
-                let cell = locals[slot];
-                if (0..cells).contains(&cell) {
-                    kept[cell as usize / 64] &= !(1 << (cell % 64));
-                }
+        let w = set.len();
+        let mut kept = [0u64; WORDS];
+        kept[..w].copy_from_slice(set);
+        let mut names = known;
+        while names != 0 {
+            let slot = names.trailing_zeros() as usize;
+            names &= names - 1;
+            let cell = locals[slot];
+            if (0..cells).contains(&cell) {
+                kept[cell as usize / 64] &= !(1 << (cell % 64));
             }
-            let mut n = cellset::count(&kept[..w]);
-            // The counted choice's cell is left out too: one fewer, whichever it is, when
-            // every cell it may be is in the set.
-            if let Some(t) = counted
-                && self.shape.leaves_out_counted
-                && n > 0
-                && t.iter().zip(&kept[..w]).all(|(t, k)| t & !k == 0)
-            {
-                n -= 1;
-            }
-            n
-        });
+        }
+        let mut n = cellset::count(&kept[..w]);
+        // The counted choice's cell is left out too: one fewer, whichever it is, when
+        // every cell it may be is in the set.
+        if let Some(t) = counted
+            && self.shape.leaves_out_counted
+            && n > 0
+            && t.iter().zip(&kept[..w]).all(|(t, k)| t & !k == 0)
+        {
+            n -= 1;
+        }
         let n = n as u32 + self.gained;
         self.cap.map_or(n, |cap| n.min(cap)).min(cells as u32)
     }
@@ -1263,6 +1289,12 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
         if let Some(cells) = leaf
             && p + 1 < self.depth
         {
+            let action = self.action;
+            if let Some(overlay) = &action.overlay
+                && self.depth == 2
+            {
+                return self.overlaid_moves(env, overlay, cells);
+            }
             return self.carried_moves(env, p, cells);
         }
         if let Some(set) = leaf {
@@ -1322,6 +1354,105 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
         }
         self.journal.rollback(env.state, mark);
         go_on
+    }
+
+    /// Goes on from each cell of the first part's last choice (gathered, as for
+    /// [`Lister::carried_moves`]) to the second part, the head's last, without playing
+    /// the move: the second part's choices, its counted set and the tail's slots are
+    /// worked out where the listing stands, with the two cells the move edits patched
+    /// (see `engine::overlay`). The same entries as carrying the move would list; where a
+    /// cell is beyond what the overlay works out, the move is carried from there on.
+    #[inline(never)]
+    fn overlaid_moves(&mut self, env: &mut Env, overlay: &Overlay, cells: &[u64]) -> bool {
+        let slot = self.action.parts[0].chain.gathers();
+        let slot = slot.expect("a gathered part") as usize;
+        let w = cells.len();
+        let c = Ctx {
+            game: env.game,
+            state: env.state,
+            me: env.me,
+        };
+        let mut moving = Moving::default();
+        if !overlay.begin(&c, env.locals, &mut moving) {
+            return self.carried_moves(env, 0, cells);
+        }
+        let mut left = [0u64; WORDS];
+        left[..w].copy_from_slice(cells);
+        for cell in cellset::members(cells) {
+            env.locals[slot] = cell as i64;
+            let (mut take, mut bound) = ([0u64; WORDS], [0u64; WORDS]);
+            let c = Ctx {
+                game: env.game,
+                state: env.state,
+                me: env.me,
+            };
+            let second = &self.action.parts[1];
+            let found = overlay.step(
+                second,
+                &c,
+                env.locals,
+                &mut moving,
+                cell,
+                &mut take,
+                &mut bound,
+            );
+            let Some(n) = found else {
+                return self.carried_moves(env, 0, &left[..w]);
+            };
+            cellset::remove(&mut left[..w], cell);
+            let tail = if n > 0 {
+                self.tail.overlaid(env, &bound[..w], &take[..w])
+            } else {
+                0
+            };
+            #[cfg(debug_assertions)]
+            self.check_overlaid(env, (n > 0).then_some((&take[..w], tail)));
+            if n == 0 || tail == 0 {
+                continue;
+            }
+            let at = self.out.sets.len() as u32;
+            cellset::append(&mut self.out.sets, &take[..w]);
+            if !self.entry(env, Some((at, n as u64)), tail) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Plays the move an overlaid listing did not play, works the second part out where
+    /// it leaves the board as the listing would, takes the move back, and stops if the
+    /// overlay found otherwise: its counted set and the tail's slots where that set has a
+    /// cell, else `None`.
+    #[cfg(debug_assertions)]
+    fn check_overlaid(&mut self, env: &mut Env, overlaid: Option<(&[u64], u32)>) {
+        let mark = self.journal.mark();
+        let moved = env.play(&self.action.parts[0], self.journal);
+        assert!(moved, "an overlaid move is played");
+        let outer = (env.count, env.gather);
+        (env.count, env.gather) = (true, false);
+        let tail = self.tail;
+        // (Arrays, not vectors: a debug draw allocates nothing either.)
+        let mut played: Option<([u64; WORDS], u32)> = None;
+        self.action.parts[1].chain.run(env, &mut |env, leaf| {
+            if let Some(set) = leaf.filter(|set| !cellset::is_empty(set)) {
+                let mut words = [0u64; WORDS];
+                words[..set.len()].copy_from_slice(set);
+                played = Some((words, tail.slots(env, Some(set))));
+            }
+            true
+        });
+        (env.count, env.gather) = outer;
+        self.journal.rollback(env.state, mark);
+        let overlaid = overlaid.map(|(set, slots)| {
+            let mut words = [0u64; WORDS];
+            words[..set.len()].copy_from_slice(set);
+            (words, slots)
+        });
+        assert_eq!(
+            overlaid, played,
+            "a second part of `{}` listed without playing the move differs from the played one",
+            self.action.name
+        );
     }
 
     /// Records a combination: the `in` values of the head's parts it did not skip (but

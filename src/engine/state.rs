@@ -107,6 +107,17 @@ impl Cached {
     };
 }
 
+/// What the cached sets would say of a cell's stack: its tests passed and kinds held (as
+/// [`Cached`] keeps them), its top piece as a code, and its height. What a move not
+/// played leaves ([`State::seen_left`], [`State::seen_onto`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seen {
+    pub tests: u64,
+    pub present: u64,
+    pub top: u16,
+    pub height: usize,
+}
+
 /// The tallest stack alike but for its top whose tests are looked up (see `State::short`).
 const ALIKE_TALLEST: usize = 16;
 /// The most piece classes (kinds times owner slots) for which those stacks are looked up:
@@ -786,14 +797,78 @@ impl State {
     fn fresh(&self, cell: usize) -> Cached {
         let stack = self.stacks.get(cell);
         let top = top_code(stack);
-        let tests_and_kinds = match stack {
+        self.kept_for(cell, stack, top, self.looked_up(stack))
+    }
+
+    /// The tests a stack passes and the kinds it holds, looked up where the stack is
+    /// short or alike but for its top ([`State::alike`]), else worked out.
+    #[inline(always)]
+    fn looked_up(&self, stack: &[Piece]) -> (u64, u64) {
+        match stack {
             [] => self.short[0],
             [piece] => self.short[1 + self.class_of(piece.kind, piece.owner)],
             [below @ .., top] => self
                 .alike(below, top)
                 .unwrap_or_else(|| self.tests_and_kinds(stack)),
-        };
-        self.kept_for(cell, stack, top, tests_and_kinds)
+        }
+    }
+
+    /// What the sets would say of cell `from` once its top `count` pieces (all, if
+    /// fewer) moved away, without moving them: how a listing works out what a move
+    /// leaves without playing it (`engine::overlay`).
+    pub fn seen_left(&self, from: CellId, count: usize) -> Seen {
+        let a = self.stack(from);
+        self.seen(&a[..a.len() - count.min(a.len())])
+    }
+
+    /// What the sets would say of cell `to` once the top `count` pieces (all, if fewer)
+    /// of `from` (another cell) moved onto it, without moving them.
+    pub fn seen_onto(&self, from: CellId, to: CellId, count: usize) -> Seen {
+        let (a, b) = (self.stack(from), self.stack(to));
+        let moved = &a[a.len() - count.min(a.len())..];
+        match (b, moved) {
+            (_, []) => self.seen(b),
+            ([], _) => self.seen(moved),
+            (_, [top]) => match self.alike(b, top) {
+                Some((tests, present)) => Seen {
+                    tests,
+                    present,
+                    top: top_code(moved),
+                    height: b.len() + 1,
+                },
+                None => self.seen(
+                    &b.iter()
+                        .chain(moved)
+                        .copied()
+                        .collect::<SmallVec<[Piece; 16]>>(),
+                ),
+            },
+            _ => self.seen(
+                &b.iter()
+                    .chain(moved)
+                    .copied()
+                    .collect::<SmallVec<[Piece; 16]>>(),
+            ),
+        }
+    }
+
+    /// What the sets say of a stack.
+    #[inline(always)]
+    fn seen(&self, stack: &[Piece]) -> Seen {
+        let (tests, present) = self.looked_up(stack);
+        Seen {
+            tests,
+            present,
+            top: top_code(stack),
+            height: stack.len(),
+        }
+    }
+
+    /// The slot of the sets by owner that a piece of `owner` counts in (the last, the
+    /// neutral pieces', for any owner past the players).
+    #[inline]
+    pub fn owner_slot(&self, owner: u8) -> usize {
+        (owner as usize).min(self.owner_slots as usize - 1)
     }
 
     /// The tests passed and the kinds held by a stack of two pieces or more, looked up

@@ -1,0 +1,661 @@
+//! Listing a move's next part without playing the move.
+//!
+//! A random draw (`engine::sample`) lists a head of two parts by playing each first part
+//! and working the second part's choices out where it leaves the board: where a piece
+//! steps onto each cell of a set and then takes something (a piece off the lowest stack,
+//! say), every step was played, carried from cell to cell and taken back, and the second
+//! part worked out through its chains, for every cell it might go to.
+//!
+//! When the first part's effect is one move between named cells (`move` or `move_top`
+//! onto each cell of its last choice: [`Part::moves_onto_last`]), it changes those two
+//! cells' stacks and nothing else. If the second part reads stacks only through sets of
+//! cells whose membership depends on each cell's own stack (its top piece, height, stack
+//! tests, kinds held) and on values that read no stack, then after the move each such
+//! set is what it is before the move, but at the two cells, whose membership follows
+//! from what their stacks will be ([`State::seen_left`], [`State::seen_onto`]). The same holds of the
+//! lowest or highest height over such a set, and of its size. So the second part's
+//! `let`s, `where`s and counted set, and the slots of the part after it, are worked out
+//! from the position before the move, with the two cells patched: nothing is played.
+//!
+//! Each set is made, at load, into a `Probe` that answers for one cell from what its
+//! stack will be. A set that reads neither the cell moved onto nor the second part's
+//! names is worked out once per piece, not once per cell it may move to; one that reads
+//! the second part's names (the lowest stack), again only when their values change.
+//!
+//! The listing is the same, in the same order (debug builds play every move the listing
+//! overlays, work the second part out the usual way, and stop where the two differ).
+
+use smallvec::SmallVec;
+
+use super::cellset::{self, WORDS};
+use super::eval::{eval, with_cells};
+use super::natives::Ctx;
+use super::precheck::cell_reads;
+use super::program::{Action, Choice, Domain, Node, Op, Part, Repeat, SetExpr};
+use super::state::{EMPTY_TOP, NEUTRAL, Seen, State};
+use crate::lang::ast::AggOp;
+
+/// A set of cells the overlay works out: the set, and how to answer for one cell.
+#[derive(Clone, Debug)]
+struct Watched {
+    set: SetExpr,
+    probe: Probe,
+    /// How often it is worked out while one piece's moves are listed.
+    when: When,
+}
+
+/// How often a [`Watched`] set is worked out while one piece's moves are listed.
+#[derive(Clone, Copy, Debug)]
+enum When {
+    /// Once: it reads neither the cell moved onto nor a name of the second part.
+    Once,
+    /// Again only when one of the second part's names it reads (the slots, up to four:
+    /// the lowest stack, say) has changed since the last cell moved onto.
+    Keyed([u16; KEY], usize),
+    /// For every cell moved onto, which it reads.
+    Always,
+}
+
+/// The most names of the second part a set may read and be worked out again only when
+/// they change.
+const KEY: usize = 4;
+
+impl Watched {
+    /// `set`, where `to` is the slot of the cell moved onto and `names` the second
+    /// part's.
+    fn of(set: &SetExpr, to: u16, names: &[u16]) -> Option<Watched> {
+        let read: Vec<u16> = names
+            .iter()
+            .copied()
+            .filter(|&s| set.reads_any(&[s]))
+            .collect();
+        let when = if set.reads_any(&[to]) || read.len() > KEY {
+            When::Always
+        } else if read.is_empty() {
+            When::Once
+        } else {
+            let mut key = [0; KEY];
+            key[..read.len()].copy_from_slice(&read);
+            When::Keyed(key, read.len())
+        };
+        Some(Watched {
+            set: set.clone(),
+            probe: Probe::of(set)?,
+            when,
+        })
+    }
+}
+
+/// A set worked out for one piece's moves (the cell it leaves patched), with the values
+/// of the names it was worked out for ([`When::Keyed`]).
+#[derive(Clone, Copy)]
+struct Kept {
+    words: [u64; WORDS],
+    key: Option<[i64; KEY]>,
+}
+
+/// One of the second part's choices before its counted one, as the overlay works it out.
+#[derive(Clone, Debug)]
+enum Step {
+    /// A `let` or `where` that reads no stack (the choice's index): evaluated as it is.
+    Plain(usize),
+    /// A `let` of the lowest or highest height over a set of cells, of the set's size, or
+    /// of whether it has a cell.
+    Over { slot: u16, op: Over, set: Watched },
+}
+
+/// What a [`Step::Over`] works out over its set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Over {
+    Lowest,
+    Highest,
+    Count,
+    Any,
+}
+
+/// What an action needs for its second part to be listed without playing its first.
+#[derive(Clone, Debug)]
+pub struct Overlay {
+    /// The slot of the cell the first part moves from.
+    from: u16,
+    /// Whether it moves the top piece alone (`move_top`) or the whole stack (`move`).
+    top_only: bool,
+    steps: Box<[Step]>,
+    /// The second part's counted set (its last `in` choice's), and the bound of the part
+    /// after it when the listing gives that part slots.
+    take: Watched,
+    tail: Option<Watched>,
+}
+
+/// What the overlay keeps while one piece's moves are listed: the cell it leaves, what
+/// that cell will say, and per set (in the order of the steps', then the take's, then the
+/// tail's) what it was last worked out to.
+pub struct Moving {
+    from: usize,
+    left: Seen,
+    kept: SmallVec<[Kept; 4]>,
+}
+
+impl Default for Moving {
+    fn default() -> Moving {
+        Moving {
+            from: 0,
+            left: Seen {
+                tests: 0,
+                present: 0,
+                top: EMPTY_TOP,
+                height: 0,
+            },
+            kept: SmallVec::new(),
+        }
+    }
+}
+
+impl Overlay {
+    /// What `action` needs, if its head may be listed this way (see the module's
+    /// documentation): its first part moves onto each cell of its last choice, its
+    /// second part is played once, cannot be skipped, and makes its choices before its
+    /// last `in` choice (a set of cells with no filter, followed by `let`s alone) from
+    /// values that read no stack and from heights and sizes of sets read cell by cell;
+    /// those sets, the last one, and the bound of the part after it (`tail`, when the
+    /// listing gives it slots) say of a cell only what its own stack says.
+    pub fn of(action: &Action, tail: Option<&SetExpr>) -> Option<Overlay> {
+        let [first, second, ..] = &action.parts[..] else {
+            return None;
+        };
+        if !first.moves_onto_last() || second.optional || second.repeat != Repeat::Once {
+            return None;
+        }
+        let [Op::Effect(_, args, name)] = &first.effect[..] else {
+            return None;
+        };
+        let (Node::Local(from), Node::Local(to)) = (&args[0], &args[1]) else {
+            return None;
+        };
+        let counted = second
+            .choices
+            .iter()
+            .rposition(|c| matches!(c, Choice::In { .. }))?;
+        let Choice::In {
+            domain: Domain::Cells(set),
+            filter: None,
+            ..
+        } = &second.choices[counted]
+        else {
+            return None;
+        };
+        if !second.choices[counted + 1..]
+            .iter()
+            .all(|c| matches!(c, Choice::Let(..)))
+        {
+            return None;
+        }
+        // What a set may read that changes from one cell moved onto to the next.
+        let names: Vec<u16> = second
+            .choices
+            .iter()
+            .filter_map(|c| match c {
+                Choice::In { slot, .. } | Choice::Let(slot, _) => Some(*slot),
+                Choice::Where(_) => None,
+            })
+            .collect();
+        let watched = |set: &SetExpr| Watched::of(set, *to, &names);
+        let steps = second.choices[..counted]
+            .iter()
+            .enumerate()
+            .map(|(i, choice)| match choice {
+                Choice::Let(slot, Node::Agg(agg)) => {
+                    let Domain::Cells(set) = &agg.domain else {
+                        return None;
+                    };
+                    let height = matches!(&agg.body, Some(Node::Height(x))
+                        if matches!(**x, Node::Local(s) if s == agg.slot));
+                    let op = match agg.op {
+                        AggOp::Min if height => Over::Lowest,
+                        AggOp::Max if height => Over::Highest,
+                        AggOp::Count if agg.body.is_none() => Over::Count,
+                        AggOp::Any if agg.body.is_none() => Over::Any,
+                        _ => return None,
+                    };
+                    if agg.filter.is_some() || agg.along.is_some() {
+                        return None;
+                    }
+                    Some(Step::Over {
+                        slot: *slot,
+                        op,
+                        set: watched(set)?,
+                    })
+                }
+                Choice::Let(_, node) | Choice::Where(node) => {
+                    (cell_reads(node) == Some(0)).then_some(Step::Plain(i))
+                }
+                Choice::In { .. } => None,
+            })
+            .collect::<Option<Box<[Step]>>>()?;
+        let tail = match tail {
+            Some(set) => Some(watched(set)?),
+            None => None,
+        };
+        Some(Overlay {
+            from: *from,
+            top_only: *name == "move_top",
+            steps,
+            take: watched(set)?,
+            tail,
+        })
+    }
+
+    /// The sets the overlay works out itself (`engine::code` compiles them), and those
+    /// its probes work out.
+    pub fn sets_mut(&mut self) -> impl Iterator<Item = &mut SetExpr> {
+        self.watched_mut().flat_map(|w| {
+            let Watched { set, probe, .. } = w;
+            std::iter::once(set).chain(probe.sets_mut())
+        })
+    }
+
+    /// The values its probes read, for `engine::code` to compile.
+    pub fn nodes_mut(&mut self) -> impl Iterator<Item = &mut Node> {
+        self.watched_mut().flat_map(|w| w.probe.nodes_mut())
+    }
+
+    fn watched_mut(&mut self) -> impl Iterator<Item = &mut Watched> {
+        let steps = self.steps.iter_mut().filter_map(|step| match step {
+            Step::Over { set, .. } => Some(set),
+            Step::Plain(_) => None,
+        });
+        steps
+            .chain(std::iter::once(&mut self.take))
+            .chain(self.tail.as_mut())
+    }
+
+    fn watched(&self) -> impl Iterator<Item = &Watched> {
+        let steps = self.steps.iter().filter_map(|step| match step {
+            Step::Over { set, .. } => Some(set),
+            Step::Plain(_) => None,
+        });
+        steps
+            .chain(std::iter::once(&self.take))
+            .chain(self.tail.as_ref())
+    }
+
+    /// Readies `moving` for listing the moves of the piece on the cell in the frame's
+    /// `from`: the cell it leaves and what that cell will say, and the sets worked out
+    /// once for the piece; false when there is no such cell.
+    pub fn begin(&self, c: &Ctx, locals: &mut [i64], moving: &mut Moving) -> bool {
+        let Ok(from) = usize::try_from(locals[self.from as usize]) else {
+            return false;
+        };
+        moving.from = from;
+        moving.left = c.state.seen_left(from as _, self.count());
+        moving.kept.clear();
+        for watched in self.watched() {
+            moving.kept.push(Kept {
+                words: [0; WORDS],
+                key: None,
+            });
+            if let When::Once = watched.when {
+                let mut words = [0; WORDS];
+                watched.work_out(c, locals, moving, &mut words);
+                if let Some(kept) = moving.kept.last_mut() {
+                    kept.words = words;
+                }
+            }
+        }
+        true
+    }
+
+    /// How many pieces the move takes along (all, for `move`).
+    fn count(&self) -> usize {
+        if self.top_only { 1 } else { usize::MAX }
+    }
+
+    /// Works the second part's choices out as they would come out after the piece moves
+    /// onto `to`, up to its counted set, which goes into `take` (and the tail's bound into
+    /// `tail`, where the counted set has a cell): how many cells the counted set has, 0
+    /// also where a `where` refuses; `None` where the move would do nothing or a height
+    /// is beyond what the position keeps.
+    #[allow(clippy::too_many_arguments)]
+    pub fn step(
+        &self,
+        second: &Part,
+        c: &Ctx,
+        locals: &mut [i64],
+        moving: &mut Moving,
+        to: usize,
+        take: &mut [u64; WORDS],
+        tail: &mut [u64; WORDS],
+    ) -> Option<usize> {
+        if to == moving.from {
+            return None;
+        }
+        let onto = c.state.seen_onto(moving.from as _, to as _, self.count());
+        let w = c.state.words();
+        let mut at = 0;
+        for step in &self.steps {
+            match step {
+                Step::Plain(i) => match &second.choices[*i] {
+                    Choice::Let(slot, node) => locals[*slot as usize] = eval(node, c, locals),
+                    Choice::Where(node) => {
+                        if eval(node, c, locals) == 0 {
+                            return Some(0);
+                        }
+                    }
+                    Choice::In { .. } => return None,
+                },
+                Step::Over { slot, op, set } => {
+                    let mut words = [0u64; WORDS];
+                    set.patched(c, locals, moving, at, to, &onto, &mut words);
+                    at += 1;
+                    let edited = [(moving.from, &moving.left), (to, &onto)];
+                    locals[*slot as usize] = over(*op, &words, w, c.state, edited)?;
+                }
+            }
+        }
+        self.take.patched(c, locals, moving, at, to, &onto, take);
+        let n = cellset::count(&take[..w]);
+        if n > 0
+            && let Some(watched) = &self.tail
+        {
+            watched.patched(c, locals, moving, at + 1, to, &onto, tail);
+        }
+        Some(n)
+    }
+}
+
+impl Watched {
+    /// Works the set out into `out` where the listing stands, with the cell the piece
+    /// leaves patched (the cell moved onto is not yet).
+    fn work_out(&self, c: &Ctx, locals: &mut [i64], moving: &Moving, out: &mut [u64; WORDS]) {
+        with_cells(&self.set, c, locals, |s, _| {
+            out[..s.len()].copy_from_slice(s)
+        });
+        let inside = self.probe.holds(moving.from, &moving.left, c, locals);
+        set_to(&mut out[..c.state.words()], moving.from, inside);
+    }
+
+    /// The set once the piece moved onto `to` (which then shows `onto`), into `out`:
+    /// worked out again only when it reads what changed since it was last worked out
+    /// (`kept`, its entry `at` in the piece's).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn patched(
+        &self,
+        c: &Ctx,
+        locals: &mut [i64],
+        moving: &mut Moving,
+        at: usize,
+        to: usize,
+        onto: &Seen,
+        out: &mut [u64; WORDS],
+    ) {
+        let w = c.state.words();
+        match self.when {
+            When::Once => *out = moving.kept[at].words,
+            When::Always => self.work_out(c, locals, moving, out),
+            When::Keyed(slots, n) => {
+                let mut key = [0i64; KEY];
+                for (k, &s) in key.iter_mut().zip(&slots[..n]) {
+                    *k = locals[s as usize];
+                }
+                if moving.kept[at].key == Some(key) {
+                    *out = moving.kept[at].words;
+                } else {
+                    self.work_out(c, locals, moving, out);
+                    moving.kept[at].words = *out;
+                    moving.kept[at].key = Some(key);
+                }
+            }
+        }
+        set_to(&mut out[..w], to, self.probe.holds(to, onto, c, locals));
+    }
+}
+
+/// The value of a node, a name or a constant read at once (no call).
+#[inline(always)]
+fn value(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
+    match node {
+        Node::Local(s) => locals[*s as usize],
+        Node::Const(v) => *v,
+        node => eval(node, c, locals),
+    }
+}
+
+/// Puts `cell` in `set` or takes it out.
+#[inline(always)]
+fn set_to(set: &mut [u64], cell: usize, inside: bool) {
+    if inside {
+        cellset::insert(set, cell);
+    } else {
+        cellset::remove(set, cell);
+    }
+}
+
+/// The value of a [`Step::Over`] over `set` (already patched at the two edited cells,
+/// whose heights the position does not know yet: they are given with them).
+fn over(
+    op: Over,
+    set: &[u64; WORDS],
+    w: usize,
+    state: &State,
+    edited: [(usize, &Seen); 2],
+) -> Option<i64> {
+    let set = &set[..w];
+    match op {
+        Over::Count => Some(cellset::count(set) as i64),
+        Over::Any => Some(!cellset::is_empty(set) as i64),
+        Over::Lowest | Over::Highest => {
+            let highest = op == Over::Highest;
+            let better = |h: usize, best: Option<usize>| {
+                best.is_none_or(|b| if highest { h > b } else { h < b })
+            };
+            let mut rest = [0u64; WORDS];
+            for (r, s) in rest.iter_mut().zip(set) {
+                *r = *s;
+            }
+            let mut best: Option<usize> = None;
+            for (cell, seen) in edited {
+                if cellset::contains(set, cell) {
+                    cellset::remove(&mut rest[..w], cell);
+                    if better(seen.height, best) {
+                        best = Some(seen.height);
+                    }
+                }
+            }
+            // The other cells' heights are the position's, read from its cells by height.
+            state.of_height(0)?;
+            let meets = |h: usize| {
+                let of = state.of_height(h as i64).unwrap_or(&[]);
+                of.iter().zip(&rest).any(|(a, b)| a & b != 0)
+            };
+            let tallest = state.tallest_kept();
+            let found = if highest {
+                (0..=tallest).rev().find(|&h| meets(h))
+            } else {
+                (0..=tallest).find(|&h| meets(h))
+            };
+            if let Some(h) = found
+                && better(h, best)
+            {
+                best = Some(h);
+            }
+            Some(best.map_or(0, |h| h as i64))
+        }
+    }
+}
+
+/// A set that says of a cell only what the cell's own stack says (given values that read
+/// no stack), made to answer for one cell from what its stack shows ([`Seen`]), as the
+/// set's code would (`eval::leaf`): the stack tests and kinds held it asks for as masks,
+/// and its other terms.
+#[derive(Clone, Debug)]
+struct Probe {
+    /// Stack tests that must pass, and that must not.
+    tests: (u64, u64),
+    /// Kinds (the first 64) that must be held, and that must not.
+    present: (u64, u64),
+    /// The other terms, each with whether it is negated.
+    terms: Box<[(bool, Term)]>,
+}
+
+/// A term of a [`Probe`].
+#[derive(Clone, Debug)]
+enum Term {
+    All,
+    Occupied,
+    TopKind(Node),
+    OwnedBy(Node),
+    HeightIs(Node),
+    Single(Node),
+    When(Node),
+    Mask(u16),
+    /// Cells that the board and the names fix (next to a cell, along a line).
+    Fixed(SetExpr),
+    Or(Box<Probe>, Box<Probe>),
+    And(Box<Probe>),
+}
+
+impl Probe {
+    /// The probe of `set`, if it says of a cell only what the cell's own stack says.
+    fn of(set: &SetExpr) -> Option<Probe> {
+        let mut probe = Probe {
+            tests: (0, 0),
+            present: (0, 0),
+            terms: Box::new([]),
+        };
+        let mut terms = Vec::new();
+        probe.add(false, set, &mut terms)?;
+        probe.terms = terms.into();
+        Some(probe)
+    }
+
+    fn add(&mut self, negated: bool, set: &SetExpr, terms: &mut Vec<(bool, Term)>) -> Option<()> {
+        let free = |n: &Node| (cell_reads(n) == Some(0)).then(|| n.clone());
+        let mask = |on: &mut (u64, u64), bit: u64| {
+            if negated {
+                on.1 |= bit;
+            } else {
+                on.0 |= bit;
+            }
+        };
+        let term = match set {
+            SetExpr::Test(t) if *t < 64 => {
+                mask(&mut self.tests, 1 << t);
+                return Some(());
+            }
+            SetExpr::Holding(k) if *k < 64 => {
+                mask(&mut self.present, 1 << k);
+                return Some(());
+            }
+            SetExpr::Conj(inner) if !negated => {
+                for (n, t) in inner.iter() {
+                    self.add(*n, t, terms)?;
+                }
+                return Some(());
+            }
+            SetExpr::Conj(_) => Term::And(Box::new(Probe::of(set)?)),
+            SetExpr::All => Term::All,
+            SetExpr::Empty => return self.add(!negated, &SetExpr::Occupied, terms),
+            SetExpr::Occupied => Term::Occupied,
+            SetExpr::Mask(m) => Term::Mask(*m),
+            SetExpr::TopKind(n) => Term::TopKind(free(n)?),
+            SetExpr::OwnedBy(n) => Term::OwnedBy(free(n)?),
+            SetExpr::HeightIs(n) => Term::HeightIs(free(n)?),
+            SetExpr::Single(n) => Term::Single(free(n)?),
+            SetExpr::When(n) => Term::When(free(n)?),
+            SetExpr::Neighbours(n, _) | SetExpr::Leaps(n, _) => {
+                free(n)?;
+                Term::Fixed(set.clone())
+            }
+            SetExpr::Adjacent(a, b) | SetExpr::Ray(a, b) => {
+                free(a)?;
+                free(b)?;
+                Term::Fixed(set.clone())
+            }
+            SetExpr::Or(a, b) => Term::Or(Box::new(Probe::of(a)?), Box::new(Probe::of(b)?)),
+            SetExpr::Code(code) => return self.add(negated, &code.set, terms),
+            SetExpr::Test(_)
+            | SetExpr::Holding(_)
+            | SetExpr::Slide(..)
+            | SetExpr::Group(..)
+            | SetExpr::Near(..) => return None,
+        };
+        terms.push((negated, term));
+        Some(())
+    }
+
+    /// Whether `cell`, whose stack shows `seen`, is in the set.
+    fn holds(&self, cell: usize, seen: &Seen, c: &Ctx, locals: &mut [i64]) -> bool {
+        let (on, off) = self.tests;
+        let (held, not_held) = self.present;
+        if seen.tests & on != on
+            || seen.tests & off != 0
+            || seen.present & held != held
+            || seen.present & not_held != 0
+        {
+            return false;
+        }
+        self.terms
+            .iter()
+            .all(|(negated, term)| term.holds(cell, seen, c, locals) != *negated)
+    }
+
+    fn sets_mut(&mut self) -> Box<dyn Iterator<Item = &mut SetExpr> + '_> {
+        Box::new(self.terms.iter_mut().flat_map(
+            |(_, term)| -> Box<dyn Iterator<Item = &mut SetExpr>> {
+                match term {
+                    Term::Fixed(set) => Box::new(std::iter::once(set)),
+                    Term::Or(a, b) => Box::new(a.sets_mut().chain(b.sets_mut())),
+                    Term::And(a) => a.sets_mut(),
+                    _ => Box::new(std::iter::empty()),
+                }
+            },
+        ))
+    }
+
+    fn nodes_mut(&mut self) -> Box<dyn Iterator<Item = &mut Node> + '_> {
+        Box::new(self.terms.iter_mut().flat_map(
+            |(_, term)| -> Box<dyn Iterator<Item = &mut Node>> {
+                match term {
+                    Term::TopKind(n)
+                    | Term::OwnedBy(n)
+                    | Term::HeightIs(n)
+                    | Term::Single(n)
+                    | Term::When(n) => Box::new(std::iter::once(n)),
+                    Term::Or(a, b) => Box::new(a.nodes_mut().chain(b.nodes_mut())),
+                    Term::And(a) => a.nodes_mut(),
+                    _ => Box::new(std::iter::empty()),
+                }
+            },
+        ))
+    }
+}
+
+impl Term {
+    /// Whether `cell`, whose stack shows `seen`, is in the term's set.
+    fn holds(&self, cell: usize, seen: &Seen, c: &Ctx, locals: &mut [i64]) -> bool {
+        let empty = seen.top == EMPTY_TOP;
+        match self {
+            Term::All => true,
+            Term::Occupied => !empty,
+            Term::Mask(m) => cellset::contains(c.game.board.mask(*m), cell),
+            Term::TopKind(k) => match value(k, c, locals) {
+                k if k >= 0 => !empty && i64::from(seen.top >> 8) == k,
+                _ => empty,
+            },
+            Term::OwnedBy(p) => {
+                let slot = |owner: u8| c.state.owner_slot(owner);
+                match value(p, c, locals) {
+                    p if p >= 0 => !empty && slot(seen.top as u8) == slot(p as u8),
+                    _ => empty || slot(seen.top as u8) == slot(NEUTRAL),
+                }
+            }
+            Term::HeightIs(h) => seen.height as i64 == value(h, c, locals),
+            Term::Single(x) => value(x, c, locals) == cell as i64,
+            Term::When(cond) => value(cond, c, locals) != 0,
+            Term::Fixed(set) => with_cells(set, c, locals, |s, _| cellset::contains(s, cell)),
+            Term::Or(a, b) => a.holds(cell, seen, c, locals) || b.holds(cell, seen, c, locals),
+            Term::And(a) => a.holds(cell, seen, c, locals),
+        }
+    }
+}
