@@ -370,47 +370,10 @@ fn drawn_plies_are_uniform_when_the_listing_carries_a_move_from_cell_to_cell() {
         ("move_top", false, ", 'where pieces(to, stone) >= 0'"),
         ("move", false, ", 'where pieces(to, stone) >= 0'"),
     ] {
-        let rest = format!(
-            r#"
-[pieces.stone]
-symbol = "s"
-
-[[setup]]
-put = "stone"
-at = ["a1", "b1", "a2", "b2", "c3", "d2", "d3"]
-
-[[setup]]
-put = "stone"
-at = ["b1", "b2", "d3"]
-
-[[setup]]
-put = "p"
-owner = "one"
-at = ["a1", "c2"]
-
-[[setup]]
-put = "p"
-owner = "two"
-at = ["c3", "a3"]
-
-[[actions]]
-name = "go"
-choose = ['from in cells where owner(from) == me', 'to in adjacent(from) where !has(to, p) && pieces(to, stone) <= pieces(from, stone) + 1']
-effect = '{effect}(from, to)'
-notation = '{{from}}-{{to}}'
-
-[[actions.then]]
-choose = ['low = min(c in cells where c != from && height(c) >= 1 && !has(c, p): height(c))'{ask}, 'take in cells where take != from && !has(take, p) && height(take) == low && low >= 1']
-effect = 'remove_top(take)'
-notation = ' x{{take}}'
-
-[[actions.then]]
-choose = ['put in cells where put != from && put != take && !has(put, p) && height(put) <= 2']
-effect = 'place(put, stone)'
-notation = ' +{{put}}'
-"#
+        let take = format!(
+            "'low = min(c in cells where c != from && height(c) >= 1 && !has(c, p): height(c))'{ask}, 'take in cells where take != from && !has(take, p) && height(take) == low && low >= 1'"
         );
-        let g = small_game("carried", 6, 4, &rest);
+        let g = towers("carried", effect, &take);
         assert_eq!(g.actions[0].overlay.is_some(), overlaid, "{effect}{ask}");
         let texts = crate::common::legal(&g, &g.start());
         // c2's lone piece goes onto the bare b3, c1 and d1 (shifts) or the one stone of
@@ -432,8 +395,9 @@ fn drawn_plies_are_uniform_when_the_listing_overlays_a_move() {
     // cell's own stack, then puts one down. The listing works the take and the put's
     // slots out from the position before the move, with the two cells it edits patched
     // (`engine::overlay`): the tallest stack, which the cell moved from may stop being
-    // and the cell moved onto may become (and then be taken from); a count of stacks, a `where` on it and a cell left out by name; the cells
-    // topped by a stone, which the cell moved from joins when the piece leaves a tower.
+    // and the cell moved onto may become (and then be taken from); a count of stacks, a
+    // `where` on it and a cell left out by name; the cells topped by a stone, which the
+    // cell moved from joins when the piece leaves a tower.
     // Debug builds play every move the listing overlays and stop where the take or the
     // put's slots differ; a wrong count would also make the draws uneven.
     let takes = [
@@ -443,47 +407,7 @@ fn drawn_plies_are_uniform_when_the_listing_overlays_a_move() {
     ];
     for take in takes {
         for effect in ["move_top", "move"] {
-            let rest = format!(
-                r#"
-[pieces.stone]
-symbol = "s"
-
-[[setup]]
-put = "stone"
-at = ["a1", "b1", "a2", "b2", "c3", "d2", "d3"]
-
-[[setup]]
-put = "stone"
-at = ["b1", "b2", "d3"]
-
-[[setup]]
-put = "p"
-owner = "one"
-at = ["a1", "c2"]
-
-[[setup]]
-put = "p"
-owner = "two"
-at = ["c3", "a3"]
-
-[[actions]]
-name = "go"
-choose = ['from in cells where owner(from) == me', 'to in adjacent(from) where !has(to, p) && pieces(to, stone) <= pieces(from, stone) + 1']
-effect = '{effect}(from, to)'
-notation = '{{from}}-{{to}}'
-
-[[actions.then]]
-choose = [{take}]
-effect = 'remove_top(take)'
-notation = ' x{{take}}'
-
-[[actions.then]]
-choose = ['put in cells where put != from && put != take && !has(put, p) && height(put) <= 2']
-effect = 'place(put, stone)'
-notation = ' +{{put}}'
-"#
-            );
-            let g = small_game("overlaid", 6, 4, &rest);
+            let g = towers("overlaid", effect, take);
             assert!(g.actions[0].overlay.is_some(), "{effect}: {take}");
             assert_uniform(&g, &g.start(), take);
             for s in sample_positions(&g, 2, 300, 4, |_| true) {
@@ -715,6 +639,55 @@ notation = ' m{at}'
 /// A game named `name` for players one and two on a `files` x `ranks` board with one
 /// owned piece kind `p`; `rest` adds setup and actions. Panics with the diagnostic if
 /// the loader refuses it.
+/// The towers of the listing's tests: stones in stacks of one and two, two pieces a side
+/// on some of them; a piece moves onto a neighbour no more than a stone taller than where
+/// it stands (by `effect`: `move_top`, the piece alone, or `move`, with its stones), takes
+/// by the choices `take` (which bind `take`), and puts a stone on a free stack of two or
+/// fewer.
+fn towers(name: &str, effect: &str, take: &str) -> Game {
+    let rest = format!(
+        r#"
+[pieces.stone]
+symbol = "s"
+
+[[setup]]
+put = "stone"
+at = ["a1", "b1", "a2", "b2", "c3", "d2", "d3"]
+
+[[setup]]
+put = "stone"
+at = ["b1", "b2", "d3"]
+
+[[setup]]
+put = "p"
+owner = "one"
+at = ["a1", "c2"]
+
+[[setup]]
+put = "p"
+owner = "two"
+at = ["c3", "a3"]
+
+[[actions]]
+name = "go"
+choose = ['from in cells where owner(from) == me', 'to in adjacent(from) where !has(to, p) && pieces(to, stone) <= pieces(from, stone) + 1']
+effect = '{effect}(from, to)'
+notation = '{{from}}-{{to}}'
+
+[[actions.then]]
+choose = [{take}]
+effect = 'remove_top(take)'
+notation = ' x{{take}}'
+
+[[actions.then]]
+choose = ['put in cells where put != from && put != take && !has(put, p) && height(put) <= 2']
+effect = 'place(put, stone)'
+notation = ' +{{put}}'
+"#
+    );
+    small_game(name, 6, 4, &rest)
+}
+
 fn small_game(name: &str, files: u8, ranks: u8, rest: &str) -> Game {
     let text = format!(
         r#"
