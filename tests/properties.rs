@@ -415,6 +415,14 @@ fn drawn_plies_are_uniform_when_the_listing_overlays_a_move() {
             }
         }
     }
+    // Not where the position keeps no cells by height (no set compares a height with a
+    // value that varies) and the take needs the tallest stack: the move is carried.
+    let take = "'high = max(c in cells where height(c) >= 1: height(c))', 'take in cells where take != from && height(take) >= 2 && high >= 2'";
+    assert!(
+        towers("unkept", "move_top", take).actions[0]
+            .overlay
+            .is_none()
+    );
     // VLKNO's turn is listed this way; a take read from the cells next to another's
     // stack, or along a line, is not.
     assert!(game("vlkno", &[]).actions[0].overlay.is_some());
@@ -636,9 +644,6 @@ notation = ' m{at}'
     assert_eq!(g.actions[0].shape.unread_lets, [0, 0b1]);
 }
 
-/// A game named `name` for players one and two on a `files` x `ranks` board with one
-/// owned piece kind `p`; `rest` adds setup and actions. Panics with the diagnostic if
-/// the loader refuses it.
 /// The towers of the listing's tests: stones in stacks of one and two, two pieces a side
 /// on some of them; a piece moves onto a neighbour no more than a stone taller than where
 /// it stands (by `effect`: `move_top`, the piece alone, or `move`, with its stones), takes
@@ -688,6 +693,9 @@ notation = ' +{{put}}'
     small_game(name, 6, 4, &rest)
 }
 
+/// A game named `name` for players one and two on a `files` x `ranks` board with one
+/// owned piece kind `p`; `rest` adds setup and actions. Panics with the diagnostic if
+/// the loader refuses it.
 fn small_game(name: &str, files: u8, ranks: u8, rest: &str) -> Game {
     let text = format!(
         r#"

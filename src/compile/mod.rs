@@ -532,10 +532,11 @@ impl Compiler<'_> {
         let shapes: Vec<HeadShape> = (game.actions.iter())
             .map(|action| HeadShape::of(action, |d| game.fixed_slots(d)))
             .collect();
+        let heights = game.initial.of_height(0).is_some();
         for (action, shape) in game.actions.iter_mut().zip(shapes) {
             action.shape = shape;
             action.precheck = Precheck::of(action);
-            action.overlay = Overlay::of(action, action.tail_bound(2));
+            action.overlay = Overlay::of(action, action.tail_bound(2), heights);
         }
         if self.closures {
             crate::engine::code::compile_game(&mut game);

@@ -60,6 +60,10 @@ enum When {
 /// they change.
 const KEY: usize = 4;
 
+/// The most sets an overlay works out (its lowest heights and sizes, the take, the tail):
+/// as many as `Moving` keeps inline.
+const MOST_WATCHED: usize = 8;
+
 impl Watched {
     /// `set`, where `to` is the slot of the cell moved onto and `names` the second
     /// part's.
@@ -133,7 +137,7 @@ pub struct Overlay {
 pub struct Moving {
     from: usize,
     left: Seen,
-    kept: SmallVec<[Kept; 4]>,
+    kept: SmallVec<[Kept; MOST_WATCHED]>,
 }
 
 impl Default for Moving {
@@ -159,7 +163,9 @@ impl Overlay {
     /// values that read no stack and from heights and sizes of sets read cell by cell;
     /// those sets, the last one, and the bound of the part after it (`tail`, when the
     /// listing gives it slots) say of a cell only what its own stack says.
-    pub fn of(action: &Action, tail: Option<&SetExpr>) -> Option<Overlay> {
+    /// A lowest or highest height is worked out only where the position keeps its cells
+    /// by height (`heights`: [`State::of_height`]).
+    pub fn of(action: &Action, tail: Option<&SetExpr>, heights: bool) -> Option<Overlay> {
         let [first, second, ..] = &action.parts[..] else {
             return None;
         };
@@ -211,8 +217,8 @@ impl Overlay {
                     let height = matches!(&agg.body, Some(Node::Height(x))
                         if matches!(**x, Node::Local(s) if s == agg.slot));
                     let op = match agg.op {
-                        AggOp::Min if height => Over::Lowest,
-                        AggOp::Max if height => Over::Highest,
+                        AggOp::Min if height && heights => Over::Lowest,
+                        AggOp::Max if height && heights => Over::Highest,
                         AggOp::Count if agg.body.is_none() => Over::Count,
                         AggOp::Any if agg.body.is_none() => Over::Any,
                         _ => return None,
@@ -236,6 +242,15 @@ impl Overlay {
             Some(set) => Some(watched(set)?),
             None => None,
         };
+        // Every set's entry stays inline in `Moving` (no allocation while listing).
+        let sets = steps
+            .iter()
+            .filter(|s| matches!(s, Step::Over { .. }))
+            .count()
+            + 2;
+        if sets > MOST_WATCHED {
+            return None;
+        }
         Some(Overlay {
             from: *from,
             top_only: *name == "move_top",
@@ -314,7 +329,7 @@ impl Overlay {
     /// onto `to`, up to its counted set, which goes into `take` (and the tail's bound into
     /// `tail`, where the counted set has a cell): how many cells the counted set has, 0
     /// also where a `where` refuses; `None` where the move would do nothing or a height
-    /// is beyond what the position keeps.
+    /// is beyond what the position keeps by height (a stack of `u16::MAX` pieces).
     #[allow(clippy::too_many_arguments)]
     pub fn step(
         &self,
