@@ -10,7 +10,11 @@
 //!   left after the set pass) and a candidate is one element of each. Otherwise the
 //!   combinations of the first part's choices are listed, and for an action of several
 //!   parts each of them is played (and taken back) to list the second part's choices in
-//!   the position it leaves (a move, then what to take: every combination exact), unless
+//!   the position it leaves (a move, then what to take: every combination exact; where
+//!   the move is of one piece onto each cell of the first part's last choice and the
+//!   second part asks each cell about its own stack, not even played, but worked out
+//!   from the position before it, patched at the two cells it edits: `engine::overlay`),
+//!   unless
 //!   the second part has no more slots (below) than the first part can have
 //!   combinations: then drawing into its slots plays fewer first parts than listing
 //!   would (a piece's move, then a shot from where it landed; weighed once, at load,
