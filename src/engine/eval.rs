@@ -15,7 +15,7 @@ use super::board::CellId;
 use super::cellset::{self, WORDS};
 use super::natives::{Ctx, EffectFn, Elems, Mut};
 use super::program::{Aggregate, Domain, Node, Op, SetExpr, Standalone, frame};
-use super::state::{EMPTY_TOP, NEUTRAL, NONE};
+use super::state::{EMPTY_TOP, NEUTRAL, NONE, State};
 
 impl Standalone {
     /// Evaluates the expression to a scalar, with `first` in slot 0 (the cell of a
@@ -311,18 +311,25 @@ pub(super) fn aggregate(agg: &Aggregate, c: &Ctx, locals: &mut [i64]) -> i64 {
 /// from the position's cells by height: a few intersections instead of a height per cell.
 fn height_extreme(set: &SetExpr, max: bool, c: &Ctx, locals: &mut [i64]) -> i64 {
     with_cells(set, c, locals, |s, _| {
-        let tallest = c.state.tallest_kept();
-        let meets = |h: usize| {
-            let of = c.state.of_height(h as i64).unwrap_or(&[]);
-            of.iter().zip(s).any(|(a, b)| a & b != 0)
-        };
-        let found = if max {
-            (0..=tallest).rev().find(|&h| meets(h))
-        } else {
-            (0..=tallest).find(|&h| meets(h))
-        };
-        found.map_or(0, |h| h as i64)
+        extreme_height(s, max, c.state).map_or(0, |h| h as i64)
     })
+}
+
+/// The least (or, with `max`, the greatest) height of a stack among the cells `s`, from
+/// the position's cells by height (which it keeps: [`State::of_height`]); `None` for no
+/// cell.
+#[inline(always)]
+pub(super) fn extreme_height(s: &[u64], max: bool, state: &State) -> Option<usize> {
+    let meets = |h: usize| {
+        let of = state.of_height(h as i64).unwrap_or(&[]);
+        of.iter().zip(s).any(|(a, b)| a & b != 0)
+    };
+    let tallest = state.tallest_kept();
+    if max {
+        (0..=tallest).rev().find(|&h| meets(h))
+    } else {
+        (0..=tallest).find(|&h| meets(h))
+    }
 }
 
 /// Evaluates an integer-list expression (a `sort_desc`/`sort_asc` aggregate or a scalar,

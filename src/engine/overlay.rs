@@ -28,7 +28,7 @@
 use smallvec::SmallVec;
 
 use super::cellset::{self, WORDS};
-use super::eval::{eval, with_cells};
+use super::eval::{eval, extreme_height, with_cells};
 use super::natives::Ctx;
 use super::precheck::cell_reads;
 use super::program::{Action, Choice, Domain, Node, Op, Part, Repeat, SetExpr};
@@ -479,17 +479,7 @@ fn over(
             }
             // The other cells' heights are the position's, read from its cells by height.
             state.of_height(0)?;
-            let meets = |h: usize| {
-                let of = state.of_height(h as i64).unwrap_or(&[]);
-                of.iter().zip(&rest).any(|(a, b)| a & b != 0)
-            };
-            let tallest = state.tallest_kept();
-            let found = if highest {
-                (0..=tallest).rev().find(|&h| meets(h))
-            } else {
-                (0..=tallest).find(|&h| meets(h))
-            };
-            if let Some(h) = found
+            if let Some(h) = extreme_height(&rest[..w], highest, state)
                 && better(h, best)
             {
                 best = Some(h);
