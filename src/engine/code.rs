@@ -366,6 +366,10 @@ impl Kit<'_> {
                 _ => 0,
             }),
             Node::Count(x, k) => {
+                // A named cell and a constant kind: read at once.
+                if let Some((i, CellRead::Count(kind))) = CellRead::at_local(node) {
+                    return Box::new(move |c, l| count_kind(c, l[i], kind));
+                }
                 let (x, k) = (self.scalar(x), self.scalar(k));
                 Box::new(move |c, l| {
                     let x = x(c, l);
@@ -550,7 +554,8 @@ impl Kit<'_> {
             ($x:expr, $read:expr) => {
                 if let Node::Local(i) = **$x {
                     let i = i as usize;
-                    return self.arith_right(move |c: &Ctx, l: &mut [i64]| $read(c, l[i]), b, f);
+                    let read = $read;
+                    return self.arith_right(move |c: &Ctx, l: &mut [i64]| read(c, l[i]), b, f);
                 }
             };
         }
@@ -575,6 +580,11 @@ impl Kit<'_> {
             Node::Top(x) => at_local!(x, top_of),
             Node::Height(x) => at_local!(x, height_of),
             Node::Empty(x) => at_local!(x, empty_of),
+            Node::Count(x, kind) => {
+                if let Node::Const(kind) = **kind {
+                    at_local!(x, move |c: &Ctx, x: i64| count_kind(c, x, kind));
+                }
+            }
             _ => {}
         }
         let a = self.scalar(a);
@@ -588,6 +598,12 @@ impl Kit<'_> {
         A: Fn(&Ctx, &mut [i64]) -> i64 + Send + Sync + 'static,
         F: Fn(i64, i64) -> i64 + Send + Sync + 'static,
     {
+        if let Some((i, read)) = CellRead::at_local(b) {
+            return Box::new(move |c, l| {
+                let x = a(c, l);
+                f(x, read.of(c, l[i]))
+            });
+        }
         match *b {
             Node::Const(k) => Box::new(move |c, l| f(a(c, l), k)),
             Node::Me => Box::new(move |c, l| f(a(c, l), c.me as i64)),
@@ -605,6 +621,51 @@ impl Kit<'_> {
                     f(x, b(c, l))
                 })
             }
+        }
+    }
+}
+
+/// A reading of one cell's stack, the cell a name's value: what the right-hand side of
+/// an operator reads inside the operator's closure (`pieces(a, K) - pieces(b, K)` is
+/// one call, not five).
+#[derive(Clone, Copy)]
+enum CellRead {
+    Owner,
+    Top,
+    Height,
+    Empty,
+    /// `pieces(x, K)` for a constant kind.
+    Count(i64),
+}
+
+impl CellRead {
+    /// The local slot and the reading, where `node` reads a named cell's stack.
+    fn at_local(node: &Node) -> Option<(usize, CellRead)> {
+        let (x, read) = match node {
+            Node::Owner(x) => (x, CellRead::Owner),
+            Node::Top(x) => (x, CellRead::Top),
+            Node::Height(x) => (x, CellRead::Height),
+            Node::Empty(x) => (x, CellRead::Empty),
+            Node::Count(x, kind) => match **kind {
+                Node::Const(kind) => (x, CellRead::Count(kind)),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        match **x {
+            Node::Local(i) => Some((i as usize, read)),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn of(self, c: &Ctx, x: i64) -> i64 {
+        match self {
+            CellRead::Owner => owner_of(c, x),
+            CellRead::Top => top_of(c, x),
+            CellRead::Height => height_of(c, x),
+            CellRead::Empty => empty_of(c, x),
+            CellRead::Count(kind) => count_kind(c, x, kind),
         }
     }
 }

@@ -25,8 +25,6 @@
 //! The listing is the same, in the same order (debug builds play every move the listing
 //! overlays, work the second part out the usual way, and stop where the two differ).
 
-use smallvec::SmallVec;
-
 use super::cellset::{self, WORDS};
 use super::eval::{eval, extreme_height, with_cells};
 use super::natives::Ctx;
@@ -61,7 +59,7 @@ enum When {
 const KEY: usize = 4;
 
 /// The most sets an overlay works out (its lowest heights and sizes, the take, the tail):
-/// as many as `Moving` keeps inline.
+/// as many as `Moving` has room for.
 const MOST_WATCHED: usize = 8;
 
 impl Watched {
@@ -137,7 +135,7 @@ pub struct Overlay {
 pub struct Moving {
     from: usize,
     left: Seen,
-    kept: SmallVec<[Kept; MOST_WATCHED]>,
+    kept: [Kept; MOST_WATCHED],
 }
 
 impl Default for Moving {
@@ -150,7 +148,10 @@ impl Default for Moving {
                 top: EMPTY_TOP,
                 height: 0,
             },
-            kept: SmallVec::new(),
+            kept: [Kept {
+                words: [0; WORDS],
+                key: None,
+            }; MOST_WATCHED],
         }
     }
 }
@@ -242,7 +243,7 @@ impl Overlay {
             Some(set) => Some(watched(set)?),
             None => None,
         };
-        // Every set's entry stays inline in `Moving` (no allocation while listing).
+        // Every set has its entry in `Moving` (a fixed array: nothing allocated while listing).
         let sets = steps
             .iter()
             .filter(|s| matches!(s, Step::Over { .. }))
@@ -303,18 +304,12 @@ impl Overlay {
         };
         moving.from = from;
         moving.left = c.state.seen_left(from as _, self.count());
-        moving.kept.clear();
-        for watched in self.watched() {
-            moving.kept.push(Kept {
-                words: [0; WORDS],
-                key: None,
-            });
+        for (at, watched) in self.watched().enumerate() {
+            moving.kept[at].key = None;
             if let When::Once = watched.when {
                 let mut words = [0; WORDS];
                 watched.work_out(c, locals, moving, &mut words);
-                if let Some(kept) = moving.kept.last_mut() {
-                    kept.words = words;
-                }
+                moving.kept[at].words = words;
             }
         }
         true
@@ -450,12 +445,12 @@ fn set_to(set: &mut [u64], cell: usize, inside: bool) {
 /// whose heights the position does not know yet: they are given with them).
 fn over(
     op: Over,
-    set: &[u64; WORDS],
+    words: &[u64; WORDS],
     w: usize,
     state: &State,
     edited: [(usize, &Seen); 2],
 ) -> Option<i64> {
-    let set = &set[..w];
+    let set = &words[..w];
     match op {
         Over::Count => Some(cellset::count(set) as i64),
         Over::Any => Some(!cellset::is_empty(set) as i64),
@@ -464,10 +459,7 @@ fn over(
             let better = |h: usize, best: Option<usize>| {
                 best.is_none_or(|b| if highest { h > b } else { h < b })
             };
-            let mut rest = [0u64; WORDS];
-            for (r, s) in rest.iter_mut().zip(set) {
-                *r = *s;
-            }
+            let mut rest = *words;
             let mut best: Option<usize> = None;
             for (cell, seen) in edited {
                 if cellset::contains(set, cell) {
@@ -590,6 +582,8 @@ impl Probe {
     }
 
     /// Whether `cell`, whose stack shows `seen`, is in the set.
+    /// (Inlined: the masks turn most cells away, and only then is a call paid for.)
+    #[inline(always)]
     fn holds(&self, cell: usize, seen: &Seen, c: &Ctx, locals: &mut [i64]) -> bool {
         let (on, off) = self.tests;
         let (held, not_held) = self.present;
@@ -600,6 +594,12 @@ impl Probe {
         {
             return false;
         }
+        self.terms.is_empty() || self.terms_hold(cell, seen, c, locals)
+    }
+
+    /// Whether `cell` passes the terms beside the masks.
+    #[inline(never)]
+    fn terms_hold(&self, cell: usize, seen: &Seen, c: &Ctx, locals: &mut [i64]) -> bool {
         self.terms
             .iter()
             .all(|(negated, term)| term.holds(cell, seen, c, locals) != *negated)

@@ -184,6 +184,10 @@ struct Numbered {
     elements: Vec<i64>,
     frames: Vec<i64>,
     plies: Vec<Ply>,
+    /// What the overlay keeps while one piece's moves are listed (`engine::overlay`):
+    /// here, made once, since its arrays are large to clear and each piece's listing
+    /// writes what it reads.
+    moving: Moving,
 }
 
 impl Numbered {
@@ -227,6 +231,7 @@ thread_local! {
             elements: Vec::new(),
             frames: Vec::new(),
             plies: Vec::new(),
+            moving: Moving::default(),
         },
         journal: Journal::recording(),
         order: Vec::new(),
@@ -1376,8 +1381,7 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
             state: env.state,
             me: env.me,
         };
-        let mut moving = Moving::default();
-        if !overlay.begin(&c, env.locals, &mut moving) {
+        if !overlay.begin(&c, env.locals, &mut self.out.moving) {
             return self.carried_moves(env, 0, cells);
         }
         let mut left = [0u64; WORDS];
@@ -1395,7 +1399,7 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
                 second,
                 &c,
                 env.locals,
-                &mut moving,
+                &mut self.out.moving,
                 cell,
                 &mut take,
                 &mut bound,
