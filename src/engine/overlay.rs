@@ -308,7 +308,7 @@ impl Overlay {
             moving.kept[at].key = None;
             if let When::Once = watched.when {
                 let mut words = [0; WORDS];
-                watched.work_out(c, locals, moving, &mut words);
+                watched.work_out::<WORDS>(c, locals, moving, &mut words);
                 moving.kept[at].words = words;
             }
         }
@@ -325,16 +325,18 @@ impl Overlay {
     /// `tail`, where the counted set has a cell): how many cells the counted set has, 0
     /// also where a `where` refuses; `None` where the move would do nothing or a height
     /// is beyond what the position keeps by height (a stack of `u16::MAX` pieces).
+    /// `W` words at least hold the board's sets (the caller picks the fewest: copies
+    /// of `W` words are a few moves).
     #[allow(clippy::too_many_arguments)]
-    pub fn step(
+    pub fn step<const W: usize>(
         &self,
         second: &Part,
         c: &Ctx,
         locals: &mut [i64],
         moving: &mut Moving,
         to: usize,
-        take: &mut [u64; WORDS],
-        tail: &mut [u64; WORDS],
+        take: &mut [u64; W],
+        tail: &mut [u64; W],
     ) -> Option<usize> {
         if to == moving.from {
             return None;
@@ -354,7 +356,7 @@ impl Overlay {
                     Choice::In { .. } => return None,
                 },
                 Step::Over { slot, op, set } => {
-                    let mut words = [0u64; WORDS];
+                    let mut words = [0u64; W];
                     set.patched(c, locals, moving, at, to, &onto, &mut words);
                     at += 1;
                     let edited = [(moving.from, &moving.left), (to, &onto)];
@@ -376,7 +378,13 @@ impl Overlay {
 impl Watched {
     /// Works the set out into `out` where the listing stands, with the cell the piece
     /// leaves patched (the cell moved onto is not yet).
-    fn work_out(&self, c: &Ctx, locals: &mut [i64], moving: &Moving, out: &mut [u64; WORDS]) {
+    fn work_out<const W: usize>(
+        &self,
+        c: &Ctx,
+        locals: &mut [i64],
+        moving: &Moving,
+        out: &mut [u64; W],
+    ) {
         with_cells(&self.set, c, locals, |s, _| {
             out[..s.len()].copy_from_slice(s)
         });
@@ -389,7 +397,7 @@ impl Watched {
     /// (`kept`, its entry `at` in the piece's).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn patched(
+    fn patched<const W: usize>(
         &self,
         c: &Ctx,
         locals: &mut [i64],
@@ -397,11 +405,11 @@ impl Watched {
         at: usize,
         to: usize,
         onto: &Seen,
-        out: &mut [u64; WORDS],
+        out: &mut [u64; W],
     ) {
         let w = c.state.words();
         match self.when {
-            When::Once => *out = moving.kept[at].words,
+            When::Once => out.copy_from_slice(&moving.kept[at].words[..W]),
             When::Always => self.work_out(c, locals, moving, out),
             When::Keyed(slots, n) => {
                 let mut key = [0i64; KEY];
@@ -409,10 +417,10 @@ impl Watched {
                     *k = locals[s as usize];
                 }
                 if moving.kept[at].key == Some(key) {
-                    *out = moving.kept[at].words;
+                    out.copy_from_slice(&moving.kept[at].words[..W]);
                 } else {
                     self.work_out(c, locals, moving, out);
-                    moving.kept[at].words = *out;
+                    moving.kept[at].words[..W].copy_from_slice(out);
                     moving.kept[at].key = Some(key);
                 }
             }
@@ -443,9 +451,9 @@ fn set_to(set: &mut [u64], cell: usize, inside: bool) {
 
 /// The value of a [`Step::Over`] over `set` (already patched at the two edited cells,
 /// whose heights the position does not know yet: they are given with them).
-fn over(
+fn over<const W: usize>(
     op: Over,
-    words: &[u64; WORDS],
+    words: &[u64; W],
     w: usize,
     state: &State,
     edited: [(usize, &Seen); 2],

@@ -1371,8 +1371,23 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
     /// worked out where the listing stands, with the two cells the move edits patched
     /// (see `engine::overlay`). The same entries as carrying the move would list; where a
     /// cell is beyond what the overlay works out, the move is carried from there on.
-    #[inline(never)]
     fn overlaid_moves(&mut self, env: &mut Env, overlay: &Overlay, cells: &[u64]) -> bool {
+        // Sets of one or two words (boards of up to 64 or 128 cells) are copied as such.
+        match cells.len() {
+            1 => self.overlaid_moves_in::<1>(env, overlay, cells),
+            2 => self.overlaid_moves_in::<2>(env, overlay, cells),
+            _ => self.overlaid_moves_in::<WORDS>(env, overlay, cells),
+        }
+    }
+
+    /// [`Lister::overlaid_moves`] with sets of `W` words (at least the board's).
+    #[inline(never)]
+    fn overlaid_moves_in<const W: usize>(
+        &mut self,
+        env: &mut Env,
+        overlay: &Overlay,
+        cells: &[u64],
+    ) -> bool {
         let slot = self.action.parts[0].chain.gathers();
         let slot = slot.expect("a gathered part") as usize;
         let w = cells.len();
@@ -1388,7 +1403,7 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
         left[..w].copy_from_slice(cells);
         for cell in cellset::members(cells) {
             env.locals[slot] = cell as i64;
-            let (mut take, mut bound) = ([0u64; WORDS], [0u64; WORDS]);
+            let (mut take, mut bound) = ([0u64; W], [0u64; W]);
             let c = Ctx {
                 game: env.game,
                 state: env.state,
