@@ -1210,25 +1210,28 @@ impl Tail<'_> {
         } else {
             self.shape.known_listed
         };
+        // The set less the cells the names hold (`gone`), not copied.
         let w = set.len();
-        let mut kept = [0u64; WORDS];
-        kept[..w].copy_from_slice(set);
+        let mut gone = [0u64; WORDS];
         let mut names = known;
         while names != 0 {
             let slot = names.trailing_zeros() as usize;
             names &= names - 1;
             let cell = locals[slot];
-            if (0..cells).contains(&cell) {
-                kept[cell as usize / 64] &= !(1 << (cell % 64));
+            if (0..cells).contains(&cell) && cellset::contains(set, cell as usize) {
+                cellset::insert(&mut gone[..w], cell as usize);
             }
         }
-        let mut n = cellset::count(&kept[..w]);
+        let mut n = cellset::count(set) - cellset::count(&gone[..w]);
         // The counted choice's cell is left out too: one fewer, whichever it is, when
         // every cell it may be is in the set.
         if let Some(t) = counted
             && self.shape.leaves_out_counted
             && n > 0
-            && t.iter().zip(&kept[..w]).all(|(t, k)| t & !k == 0)
+            && t.iter()
+                .zip(set)
+                .zip(&gone[..w])
+                .all(|((t, s), g)| t & !(s & !g) == 0)
         {
             n -= 1;
         }
