@@ -405,13 +405,23 @@ fn drawn_plies_are_uniform_when_the_listing_overlays_a_move() {
         "'tall = count(c in cells where !has(c, p) && height(c) >= 2)', 'where tall >= 1', 'take in cells where take != to && height(take) >= 1 && (tall >= 3 || owner(take) == none)'",
         "'take in cells where top(take) == stone'",
     ];
-    for take in takes {
-        for effect in ["move_top", "move"] {
-            let g = towers("overlaid", effect, take);
-            assert!(g.actions[0].overlay.is_some(), "{effect}: {take}");
-            assert_uniform(&g, &g.start(), take);
-            for s in sample_positions(&g, 2, 300, 4, |_| true) {
-                assert_uniform(&g, &s, take);
+    // On boards whose sets take one word, two, and more (the listing copies sets of one
+    // or two words as such, others as the widest). On the larger boards a stone is put
+    // on a stone, so that the plies stay few enough to count (as many as on the small
+    // board), and a game stops after 300 plies.
+    let boards = [(6, 4, TOWER_PUT), (10, 8, ON_A_STONE), (13, 11, ON_A_STONE)];
+    for (files, ranks, put) in boards {
+        for take in takes {
+            for effect in ["move_top", "move"] {
+                let mut g = towers_on("overlaid", (files, ranks), effect, take, put);
+                if files > 6 {
+                    g.max_plies = Some(300);
+                }
+                assert!(g.actions[0].overlay.is_some(), "{effect}: {take}");
+                assert_uniform(&g, &g.start(), take);
+                for s in sample_positions(&g, 2, 300, 4, |_| true) {
+                    assert_uniform(&g, &s, take);
+                }
             }
         }
     }
@@ -650,6 +660,18 @@ notation = ' m{at}'
 /// by the choices `take` (which bind `take`), and puts a stone on a free stack of two or
 /// fewer.
 fn towers(name: &str, effect: &str, take: &str) -> Game {
+    towers_on(name, (6, 4), effect, take, TOWER_PUT)
+}
+
+/// Where [`towers`] puts its stone: a free stack of two or fewer.
+const TOWER_PUT: &str = "height(put) <= 2";
+
+/// A free stack of one or two stones.
+const ON_A_STONE: &str = "height(put) >= 1 && height(put) <= 2";
+
+/// [`towers`] on a board of `(files, ranks)` (at least 4 x 3), the stone put where `put`
+/// says (besides a cell left, taken from or with a piece).
+fn towers_on(name: &str, (files, ranks): (u8, u8), effect: &str, take: &str, put: &str) -> Game {
     let rest = format!(
         r#"
 [pieces.stone]
@@ -685,12 +707,12 @@ effect = 'remove_top(take)'
 notation = ' x{{take}}'
 
 [[actions.then]]
-choose = ['put in cells where put != from && put != take && !has(put, p) && height(put) <= 2']
+choose = ['put in cells where put != from && put != take && !has(put, p) && {put}']
 effect = 'place(put, stone)'
 notation = ' +{{put}}'
 "#
     );
-    small_game(name, 6, 4, &rest)
+    small_game(name, files, ranks, &rest)
 }
 
 /// A game named `name` for players one and two on a `files` x `ranks` board with one

@@ -5,7 +5,8 @@
 //! game evaluates is turned into a tree of closures. The operator of every node is chosen
 //! once, here, instead of by a `match` at every evaluation, and the commonest shapes are
 //! one closure each: a comparison with a constant or `me`, a cell's owner read from a
-//! bound name, a conjunction of cell sets. A set of cells is compiled for the board's
+//! bound name (on either side of an operator: `pieces(a, K) - pieces(b, K)` is one
+//! closure), a conjunction of cell sets. A set of cells is compiled for the board's
 //! number of words, so it is worked out in registers with the board's constant masks
 //! folded in.
 //!
@@ -543,9 +544,10 @@ impl Kit<'_> {
     }
 
     /// A binary operator on two values. A left value that is a name, a variable or a
-    /// reading of a named cell (`owner(x)`, `height(x)`...) and a right one that is a
-    /// constant, `me` or a name are read inside the operator's closure, not through
-    /// closures of their own: `owner(x) == me` and `supply(me) > 0` are one call each.
+    /// reading of a named cell (`owner(x)`, `height(x)`, `pieces(x, K)`...) and a right
+    /// one that is a constant, `me`, a name or a reading of a named cell are read inside
+    /// the operator's closure, not through closures of their own: `owner(x) == me`,
+    /// `supply(me) > 0` and `pieces(a, K) - pieces(b, K)` are one call each.
     fn arith<F>(&self, a: &Node, b: &Node, f: F) -> Scalar
     where
         F: Fn(i64, i64) -> i64 + Send + Sync + 'static,
@@ -592,7 +594,8 @@ impl Kit<'_> {
     }
 
     /// [`Kit::arith`] with the left value's reader settled: the right one read at once
-    /// where it is a constant, `me` or a local name.
+    /// where it is a constant, `me`, a local name or a reading of the cell a local name
+    /// holds ([`CellRead`]).
     fn arith_right<A, F>(&self, a: A, b: &Node, f: F) -> Scalar
     where
         A: Fn(&Ctx, &mut [i64]) -> i64 + Send + Sync + 'static,
