@@ -670,8 +670,30 @@ const TOWER_PUT: &str = "height(put) <= 2";
 const ON_A_STONE: &str = "height(put) >= 1 && height(put) <= 2";
 
 /// [`towers`] on a board of `(files, ranks)` (at least 4 x 3), the stone put where `put`
-/// says (besides a cell left, taken from or with a piece).
+/// says (besides a cell left, taken from or with a piece). On a board of more than one
+/// word (64 cells) the towers stand on the three top ranks, where they straddle a word's
+/// end.
 fn towers_on(name: &str, (files, ranks): (u8, u8), effect: &str, take: &str, put: &str) -> Game {
+    let up = if u32::from(files) * u32::from(ranks) > 64 {
+        ranks - 3
+    } else {
+        0
+    };
+    let at = |cells: &[&str]| {
+        let cells: Vec<String> = cells
+            .iter()
+            .map(|c| {
+                let rank: u8 = c[1..].parse().expect("a rank");
+                format!("\"{}{}\"", &c[..1], rank + up)
+            })
+            .collect();
+        cells.join(", ")
+    };
+    let (stones, towers) = (
+        at(&["a1", "b1", "a2", "b2", "c3", "d2", "d3"]),
+        at(&["b1", "b2", "d3"]),
+    );
+    let (one, two) = (at(&["a1", "c2"]), at(&["c3", "a3"]));
     let rest = format!(
         r#"
 [pieces.stone]
@@ -679,21 +701,21 @@ symbol = "s"
 
 [[setup]]
 put = "stone"
-at = ["a1", "b1", "a2", "b2", "c3", "d2", "d3"]
+at = [{stones}]
 
 [[setup]]
 put = "stone"
-at = ["b1", "b2", "d3"]
+at = [{towers}]
 
 [[setup]]
 put = "p"
 owner = "one"
-at = ["a1", "c2"]
+at = [{one}]
 
 [[setup]]
 put = "p"
 owner = "two"
-at = ["c3", "a3"]
+at = [{two}]
 
 [[actions]]
 name = "go"
