@@ -743,6 +743,73 @@ notation = 'exactly {x}'
 }
 
 #[test]
+fn a_height_within_reach_of_another_is_a_set_that_says_what_the_expression_says() {
+    // `abs(height(x) - E) <= k` and its other spellings become a union of the cells kept
+    // by height; each action must list exactly the cells the expression admits, compiled
+    // or walked, including where E is so far out that `abs` saturates (every cell then
+    // passes: 0 - i64::MIN wraps to i64::MIN, whose `abs` saturates to i64::MAX).
+    let rest = r#"
+[[actions]]
+name = "le"
+choose = ['x in cells where abs(height(x) - height(b2)) <= 1']
+notation = 'le {x}'
+
+[[actions]]
+name = "lt"
+choose = ['x in cells where abs(height(b2) - height(x)) < 2']
+notation = 'lt {x}'
+
+[[actions]]
+name = "ge"
+choose = ['x in cells where 0 >= abs(height(x) - height(b2))']
+notation = 'ge {x}'
+
+[[actions]]
+name = "gt"
+choose = ['x in cells where 1 > abs(height(x) - (height(b2) + 2)) && !empty(x)']
+notation = 'gt {x}'
+
+[[actions]]
+name = "none"
+choose = ['x in cells where abs(height(x) - height(b2)) <= -1']
+notation = 'none {x}'
+
+[[actions]]
+name = "far"
+choose = ['x in cells where abs(height(x) - height(b2) * 4611686018427387904) <= 9223372036854775807']
+notation = 'far {x}'
+"#;
+    let text = two_players_on("files = 3\nranks = 2", rest);
+    let source = spec::parse("test.toml", text).unwrap_or_else(|d| panic!("{d}"));
+    // Heights a1..c1 then a2..c2: b2 is 2 tall.
+    let heights = [0, 1, 2, 3, 2, 4];
+    for g in [
+        compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}")),
+        compile::compile_tree_walking(&source, &[]).unwrap_or_else(|d| panic!("{d}")),
+    ] {
+        let mut s = g.start();
+        let piece = rulebook::engine::state::Piece::new(0, 0, 0);
+        for (cell, &h) in heights.iter().enumerate() {
+            s.edit_stack(cell as u16, |st| st.extend(std::iter::repeat_n(piece, h)));
+        }
+        let of = |name: &str| -> Vec<String> {
+            let mut cells: Vec<String> = texts(&g, &s)
+                .into_iter()
+                .filter_map(|t| t.strip_prefix(&format!("{name} ")).map(str::to_string))
+                .collect();
+            cells.sort();
+            cells
+        };
+        assert_eq!(of("le"), ["a2", "b1", "b2", "c1"]);
+        assert_eq!(of("lt"), ["a2", "b1", "b2", "c1"]);
+        assert_eq!(of("ge"), ["b2", "c1"]);
+        assert_eq!(of("gt"), ["c2"]);
+        assert!(of("none").is_empty());
+        assert_eq!(of("far"), ["a1", "a2", "b1", "b2", "c1", "c2"]);
+    }
+}
+
+#[test]
 fn a_tower_alike_but_for_its_top_passes_the_tests_its_pieces_pass() {
     // The stack tests of a stack of one kind with another piece on top are looked up in a
     // table made at load rather than evaluated: a1 holds two stones under a's piece, so

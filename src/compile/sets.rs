@@ -467,7 +467,7 @@ impl Pass<'_> {
                 Node::Owner(c) if is_x(c) => Some(SetExpr::OwnedBy(b)),
                 // A height against a constant is a stack test; against a value that
                 // varies, the position's cells by height.
-                Node::Height(c) if is_x(c) && varies => Some(SetExpr::HeightIs(b)),
+                Node::Height(c) if is_x(c) && varies => Some(SetExpr::HeightNear(b, 0)),
                 Node::Top(c) if is_x(c) => Some(SetExpr::TopKind(b)),
                 c if is_x(c) => Some(SetExpr::Single(b)),
                 _ => None,
@@ -487,6 +487,23 @@ impl Pass<'_> {
                 inner => self.set(inner, x).map(complement),
             },
             Node::Binary(BinOp::Eq, a, b) => equal(a, b).or_else(|| equal(b, a)),
+            // `abs(height(x) - E) <= k` (or `< k`, or the other way round), k a
+            // constant: the cells within k of E.
+            Node::Binary(op @ (BinOp::Le | BinOp::Lt | BinOp::Ge | BinOp::Gt), a, b) => {
+                let (distance, bound) = match op {
+                    BinOp::Le | BinOp::Lt => (a, b),
+                    _ => (b, a),
+                };
+                // (Against a constant E, a stack test says it in one word read.)
+                match (height_distance(distance, x), &**bound) {
+                    (Some(value), Node::Const(k)) if !matches!(value, Node::Const(_)) => {
+                        let strict = matches!(op, BinOp::Lt | BinOp::Gt);
+                        let radius = if strict { k.checked_sub(1) } else { Some(*k) };
+                        radius.map(|r| SetExpr::HeightNear(Box::new(value.clone()), r))
+                    }
+                    _ => None,
+                }
+            }
             Node::Binary(BinOp::Ne, a, b) => equal(a, b).or_else(|| equal(b, a)).map(complement),
             Node::Binary(BinOp::And, a, b) => {
                 let (a, b) = (self.set(a, x), self.set(b, x));
@@ -719,11 +736,28 @@ fn substitute(node: &mut Node, slot: u16, value: &Node) {
 /// Whether a set reads the position's cells by height.
 fn by_height(set: &SetExpr) -> bool {
     match set {
-        SetExpr::HeightIs(_) => true,
+        SetExpr::HeightNear(..) => true,
         SetExpr::Conj(terms) => terms.iter().any(|(_, t)| by_height(t)),
         SetExpr::Or(a, b) => by_height(a) || by_height(b),
         SetExpr::Near(s, _) => by_height(s),
         _ => false,
+    }
+}
+
+/// E, where `node` is `abs(height(x) - E)` or `abs(E - height(x))` and E reads no `x`:
+/// how far a cell's height is from E, which [`SetExpr::HeightNear`] bounds.
+fn height_distance(node: &Node, x: u16) -> Option<&Node> {
+    let Node::Call(_, args, "abs") = node else {
+        return None;
+    };
+    let [Node::Binary(BinOp::Sub, a, b)] = &args[..] else {
+        return None;
+    };
+    let is_height =
+        |n: &Node| matches!(n, Node::Height(c) if matches!(**c, Node::Local(s) if s == x));
+    match (&**a, &**b) {
+        (h, e) | (e, h) if is_height(h) && !e.reads_any(&[x]) => Some(e),
+        _ => None,
     }
 }
 

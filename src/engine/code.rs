@@ -726,6 +726,10 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
             let table = *table;
             at_cell(k, x, move |c, x| words(c.game.board.leaps(table, x)))
         }
+        SetExpr::HeightNear(value, radius) => {
+            let (value, radius) = (k.scalar(value), *radius);
+            Box::new(move |c, l| eval::heights_near::<W>(c, value(c, l), radius))
+        }
         SetExpr::Single(x) => {
             let cells = k.board.len() as i64;
             let x = k.scalar(x);

@@ -15,7 +15,7 @@ use super::board::CellId;
 use super::cellset::{self, WORDS};
 use super::natives::{Ctx, EffectFn, Elems, Mut};
 use super::program::{Aggregate, Domain, Node, Op, SetExpr, Standalone, frame};
-use super::state::{EMPTY_TOP, NEUTRAL, NONE, State};
+use super::state::{EMPTY_TOP, NEUTRAL, NONE, State, height_within};
 
 impl Standalone {
     /// Evaluates the expression to a scalar, with `first` in slot 0 (the cell of a
@@ -540,23 +540,7 @@ pub(super) fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -
         SetExpr::Test(t) => words(state.passing(*t)),
         SetExpr::Mask(m) => words(board.mask(*m)),
         SetExpr::Holding(k) => words(state.holding(*k)),
-        SetExpr::HeightIs(h) => {
-            let h = eval(h, c, locals);
-            match state.of_height(h) {
-                Some([]) => [0; W],
-                Some(set) => words(set),
-                // Not kept (never, once the optimiser asked for it): test each cell.
-                None => {
-                    let mut s = [0; W];
-                    for cell in 0..board.len() {
-                        if state.stack(cell as CellId).len() as i64 == h {
-                            cellset::insert(&mut s, cell);
-                        }
-                    }
-                    s
-                }
-            }
-        }
+        SetExpr::HeightNear(h, radius) => heights_near(c, eval(h, c, locals), *radius),
         SetExpr::Single(x) => {
             let mut s = [0; W];
             match eval(x, c, locals) {
@@ -608,6 +592,23 @@ pub(super) fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -
         }
         SetExpr::Conj(_) | SetExpr::Or(..) => cells::<W>(set, c, locals),
     }
+}
+
+/// The cells whose height is within `radius` of `value` ([`SetExpr::HeightNear`]): read
+/// from the position's cells by height, or, where it keeps none, each stack measured.
+#[inline]
+pub(super) fn heights_near<const W: usize>(c: &Ctx, value: i64, radius: i64) -> [u64; W] {
+    let mut s = [0; W];
+    if !c.state.of_heights_near(value, radius, &mut s) {
+        // Not kept (never, once the optimiser asked for it): test each cell.
+        for cell in 0..c.game.board.len() {
+            let height = c.state.stack(cell as CellId).len() as i64;
+            if height_within(height, value, radius) {
+                cellset::insert(&mut s, cell);
+            }
+        }
+    }
+    s
 }
 
 /// Runs effect statements against the position.

@@ -30,7 +30,7 @@ use super::eval::{eval, extreme_height, with_cells};
 use super::natives::Ctx;
 use super::precheck::cell_reads;
 use super::program::{Action, Choice, Domain, Node, Op, Part, Repeat, SetExpr};
-use super::state::{EMPTY_TOP, NEUTRAL, Seen, State};
+use super::state::{EMPTY_TOP, NEUTRAL, Seen, State, height_within};
 use crate::lang::ast::AggOp;
 
 /// A set of cells the overlay works out: the set, and how to answer for one cell.
@@ -510,7 +510,7 @@ enum Term {
     Occupied,
     TopKind(Node),
     OwnedBy(Node),
-    HeightIs(Node),
+    HeightNear(Node, i64),
     Single(Node),
     When(Node),
     Mask(u16),
@@ -565,7 +565,7 @@ impl Probe {
             SetExpr::Mask(m) => Term::Mask(*m),
             SetExpr::TopKind(n) => Term::TopKind(free(n)?),
             SetExpr::OwnedBy(n) => Term::OwnedBy(free(n)?),
-            SetExpr::HeightIs(n) => Term::HeightIs(free(n)?),
+            SetExpr::HeightNear(n, radius) => Term::HeightNear(free(n)?, *radius),
             SetExpr::Single(n) => Term::Single(free(n)?),
             SetExpr::When(n) => Term::When(free(n)?),
             SetExpr::Neighbours(n, _) | SetExpr::Leaps(n, _) => {
@@ -632,7 +632,7 @@ impl Probe {
                 match term {
                     Term::TopKind(n)
                     | Term::OwnedBy(n)
-                    | Term::HeightIs(n)
+                    | Term::HeightNear(n, _)
                     | Term::Single(n)
                     | Term::When(n) => Box::new(std::iter::once(n)),
                     Term::Or(a, b) => Box::new(a.nodes_mut().chain(b.nodes_mut())),
@@ -663,7 +663,9 @@ impl Term {
                     _ => empty || slot(seen.top as u8) == slot(NEUTRAL),
                 }
             }
-            Term::HeightIs(h) => seen.height as i64 == value(h, c, locals),
+            Term::HeightNear(h, radius) => {
+                height_within(seen.height as i64, value(h, c, locals), *radius)
+            }
             Term::Single(x) => value(x, c, locals) == cell as i64,
             Term::When(cond) => value(cond, c, locals) != 0,
             Term::Fixed(set) => with_cells(set, c, locals, |s, _| cellset::contains(s, cell)),

@@ -172,7 +172,7 @@ impl SetExpr {
             | SetExpr::TopKind(n)
             | SetExpr::Single(n)
             | SetExpr::When(n)
-            | SetExpr::HeightIs(n) => n.reads_any(slots),
+            | SetExpr::HeightNear(n, _) => n.reads_any(slots),
             SetExpr::Adjacent(a, b) => a.reads_any(slots) || b.reads_any(slots),
             SetExpr::Neighbours(a, _) | SetExpr::Leaps(a, _) => a.reads_any(slots),
             SetExpr::Ray(a, b) | SetExpr::Slide(a, b) | SetExpr::Group(a, b) => {
@@ -202,7 +202,7 @@ impl SetExpr {
             SetExpr::OwnedBy(n)
             | SetExpr::TopKind(n)
             | SetExpr::Single(n)
-            | SetExpr::HeightIs(n) => n.is_fixed(),
+            | SetExpr::HeightNear(n, _) => n.is_fixed(),
             SetExpr::Adjacent(a, b) | SetExpr::Ray(a, b) => a.is_fixed() && b.is_fixed(),
             SetExpr::Neighbours(a, _) | SetExpr::Leaps(a, _) => a.is_fixed(),
             SetExpr::Slide(..) | SetExpr::Group(..) | SetExpr::Near(..) => false,
@@ -321,9 +321,12 @@ pub enum SetExpr {
     OwnedBy(Box<Node>),
     /// The cells whose top piece is of the kind this gives (`none`: empty cells).
     TopKind(Box<Node>),
-    /// The cells whose stack is exactly as tall as a value that varies (`height(x) == E`):
-    /// read from the position's cells by height (see `State::of_height`).
-    HeightIs(Box<Node>),
+    /// The cells whose stack is within a constant of a value that varies: as tall as it
+    /// (`height(x) == E`, within 0), or a step up or down from it (`abs(height(x) - E)
+    /// <= 1`, within 1): the union of the position's cells by height over that range
+    /// (see `State::of_height`), so that a step's height rule is a few word operations,
+    /// not a test of every neighbour.
+    HeightNear(Box<Node>, i64),
     /// The cells whose stack holds a piece of this kind anywhere (`has(x, K)`, for the
     /// first 64 kinds).
     Holding(u8),

@@ -676,6 +676,48 @@ impl State {
         Some(self.height_sets.get(at..at + w).unwrap_or(&[]))
     }
 
+    /// The cells whose height `h` is within `radius` of `value` (as the language says
+    /// it, `abs(h - value) <= radius`: [`height_within`]), into `out` (cleared first), if
+    /// the position keeps cells by height; false if it does not (see [`State::of_height`]).
+    #[inline]
+    pub fn of_heights_near(&self, value: i64, radius: i64, out: &mut [u64]) -> bool {
+        let w = self.words as usize;
+        if !self.by_height || self.height_sets.len() >= usize::from(u16::MAX) * w {
+            return false;
+        }
+        out.fill(0);
+        let kept = (self.height_sets.len() / w) as i64;
+        // Where nothing can overflow, the heights within reach are one range, whose sets
+        // lie side by side; beyond that (a value no stack is near), every kept height is
+        // asked.
+        const SANE: i64 = 1 << 40;
+        if !(-SANE..SANE).contains(&value) || !(0..SANE).contains(&radius) {
+            for h in (0..kept).filter(|&h| height_within(h, value, radius)) {
+                let at = h as usize * w;
+                for (o, s) in out.iter_mut().zip(&self.height_sets[at..at + w]) {
+                    *o |= s;
+                }
+            }
+            return true;
+        }
+        let (low, high) = ((value - radius).max(0), (value + radius + 1).min(kept));
+        if low >= high {
+            return true;
+        }
+        let sets = &self.height_sets[low as usize * w..high as usize * w];
+        if let ([word, ..], 1) = (&mut *out, w) {
+            // One word a set (boards of 64 cells or fewer): no inner loop.
+            *word = sets.iter().fold(0, |acc, s| acc | s);
+        } else {
+            for set in sets.chunks_exact(w) {
+                for (o, s) in out.iter_mut().zip(set) {
+                    *o |= s;
+                }
+            }
+        }
+        true
+    }
+
     /// The tallest height the position keeps a set for (0 when it keeps none).
     #[inline]
     pub fn tallest_kept(&self) -> usize {
@@ -1010,6 +1052,14 @@ impl State {
     pub fn is_alive(&self, p: u8) -> bool {
         self.alive & (1 << p) != 0
     }
+}
+
+/// Whether a stack `height` tall is within `radius` of `value`, exactly as the language
+/// works out `abs(height - value) <= radius` (wrapping subtraction, saturating `abs`):
+/// what a cell of [`SetExpr::HeightNear`](super::program::SetExpr::HeightNear) passes.
+#[inline]
+pub fn height_within(height: i64, value: i64, radius: i64) -> bool {
+    height.wrapping_sub(value).saturating_abs() <= radius
 }
 
 /// The top piece of a stack as `kind << 8 | owner`, or [`EMPTY_TOP`].
