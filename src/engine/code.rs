@@ -727,7 +727,13 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
             at_cell(k, x, move |c, x| words(c.game.board.leaps(table, x)))
         }
         SetExpr::HeightNear(value, radius) => {
-            let (value, radius) = (k.scalar(value), *radius);
+            let radius = *radius;
+            // A name (the lowest height, say) read where it is, not through a call.
+            if let Node::Local(slot) = **value {
+                let slot = usize::from(slot);
+                return Box::new(move |c, l| eval::heights_near::<W>(c, l[slot], radius));
+            }
+            let value = k.scalar(value);
             Box::new(move |c, l| eval::heights_near::<W>(c, value(c, l), radius))
         }
         SetExpr::Single(x) => {

@@ -599,13 +599,22 @@ pub(super) fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -
 #[inline]
 pub(super) fn heights_near<const W: usize>(c: &Ctx, value: i64, radius: i64) -> [u64; W] {
     let mut s = [0; W];
-    if !c.state.of_heights_near(value, radius, &mut s) {
-        // Not kept (never, once the optimiser asked for it): test each cell.
-        for cell in 0..c.game.board.len() {
-            let height = c.state.stack(cell as CellId).len() as i64;
-            if height_within(height, value, radius) {
-                cellset::insert(&mut s, cell);
-            }
+    if radius == 0 {
+        // As tall as the value: one kept set, read as it is.
+        match c.state.of_height(value) {
+            Some([]) => return s,
+            Some(set) => return words(set),
+            None => {}
+        }
+    } else if c.state.of_heights_near(value, radius, &mut s) {
+        return s;
+    }
+    // Not kept (never, once the optimiser asked for it, but for a stack of 65,535
+    // pieces or more): test each cell.
+    for cell in 0..c.game.board.len() {
+        let height = c.state.stack(cell as CellId).len() as i64;
+        if height_within(height, value, radius) {
+            cellset::insert(&mut s, cell);
         }
     }
     s
