@@ -774,71 +774,35 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
             // Where each kept set starts among the position's words, and what to flip
             // its words with (all bits for a complement; `acc` starts as the board's
             // cells, so nothing beyond them is let in).
-            let starts: Box<[(usize, u64)]> = numbered
+            let starts: Vec<(usize, u64)> = numbered
                 .iter()
                 .map(|&(i, negated)| (i * W, if negated { !0 } else { 0 }))
                 .collect();
-            let kept = move |c: &Ctx| {
-                let mut acc = all;
-                let sets = c.state.cached_words();
-                for &(at, flip) in starts.iter() {
-                    let x: [u64; W] = words(&sets[at..at + W]);
-                    for w in 0..W {
-                        acc[w] &= x[w] ^ flip;
-                    }
-                }
-                if mine {
-                    let x: [u64; W] = words(c.state.owned(c.me));
-                    for w in 0..W {
-                        acc[w] &= x[w];
-                    }
-                }
-                acc
-            };
-            if rest.is_empty() {
-                return Box::new(move |c, _| kept(c));
-            }
-            // One term left, the cells next to a set: worked out among the cells left
-            // (`Board::near` tests a few through their masks).
-            if let ([(false, _)], [SetExpr::Near(inner, table)]) = (&rest[..], &worked_out[..]) {
-                let (inner, table) = (cells::<W>(inner, k), *table);
-                return Box::new(move |c, l| {
-                    let mut acc = kept(c);
-                    if acc.iter().any(|&a| a != 0) {
-                        let s = inner(c, l);
-                        c.game.board.near(table, &s, &mut acc);
-                    }
-                    acc
-                });
-            }
-            if let [(false, _)] = rest[..] {
-                // One term left to work out (a cell's neighbours, say): no loop.
-                let (_, term) = rest.pop().expect("one term");
-                return Box::new(move |c, l| {
-                    let mut acc = kept(c);
-                    if acc.iter().any(|&a| a != 0) {
-                        let x = term(c, l);
-                        for w in 0..W {
-                            acc[w] &= x[w];
+            let rest = Rest { rest, worked_out };
+            // The kept sets read by a closure made for their number (up to three) and
+            // for whether the mover's pieces are one: no loop whose length the branch
+            // predictor would have to guess from one set to the next.
+            macro_rules! kept {
+                ($mine:literal) => {
+                    match starts[..] {
+                        [] => rest.after(k, kept::<0, $mine, W>([], all)),
+                        [a] => rest.after(k, kept::<1, $mine, W>([a], all)),
+                        [a, b] => rest.after(k, kept::<2, $mine, W>([a, b], all)),
+                        [a, b, c] => rest.after(k, kept::<3, $mine, W>([a, b, c], all)),
+                        _ => {
+                            let starts: Box<[(usize, u64)]> = starts.into();
+                            rest.after(k, move |c: &Ctx| {
+                                let mut acc = and_kept(all, c, &starts);
+                                if $mine {
+                                    and_words(&mut acc, c.state.owned(c.me));
+                                }
+                                acc
+                            })
                         }
                     }
-                    acc
-                });
+                };
             }
-            let rest: Box<[(bool, Cells<W>)]> = rest.into();
-            Box::new(move |c, l| {
-                let mut acc = kept(c);
-                for (negated, term) in rest.iter() {
-                    if acc.iter().all(|&a| a == 0) {
-                        break;
-                    }
-                    let x = term(c, l);
-                    for w in 0..W {
-                        acc[w] &= if *negated { !x[w] } else { x[w] };
-                    }
-                }
-                acc
-            })
+            if mine { kept!(true) } else { kept!(false) }
         }
         SetExpr::Slide(x, d) => {
             let (x, d) = (k.scalar(x), k.scalar(d));
@@ -889,6 +853,108 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
             let set = set.clone();
             Box::new(move |c, l| eval::leaf::<W>(&set, c, l))
         }
+    }
+}
+
+/// The terms of a conjunction the position does not keep as sets, each with whether it
+/// is negated and the term it was compiled from (one kind of term is worked out with the
+/// others' result in hand).
+struct Rest<'s, const W: usize> {
+    rest: Vec<(bool, Cells<W>)>,
+    worked_out: Vec<&'s SetExpr>,
+}
+
+impl<const W: usize> Rest<'_, W> {
+    /// The conjunction's closure: the kept sets' cells (`kept`), then, while any cell is
+    /// left, the other terms.
+    fn after<K>(mut self, k: &Kit, kept: K) -> Cells<W>
+    where
+        K: Fn(&Ctx) -> [u64; W] + Send + Sync + 'static,
+    {
+        if self.rest.is_empty() {
+            return Box::new(move |c, _| kept(c));
+        }
+        // One term left, the cells next to a set: worked out among the cells left
+        // (`Board::near` tests a few through their masks).
+        if let ([(false, _)], [SetExpr::Near(inner, table)]) =
+            (&self.rest[..], &self.worked_out[..])
+        {
+            let (inner, table) = (cells::<W>(inner, k), *table);
+            return Box::new(move |c, l| {
+                let mut acc = kept(c);
+                if acc.iter().any(|&a| a != 0) {
+                    let s = inner(c, l);
+                    c.game.board.near(table, &s, &mut acc);
+                }
+                acc
+            });
+        }
+        if let [(false, _)] = self.rest[..] {
+            // One term left to work out (a cell's neighbours, say): no loop.
+            let (_, term) = self.rest.pop().expect("one term");
+            return Box::new(move |c, l| {
+                let mut acc = kept(c);
+                if acc.iter().any(|&a| a != 0) {
+                    let x = term(c, l);
+                    for w in 0..W {
+                        acc[w] &= x[w];
+                    }
+                }
+                acc
+            });
+        }
+        let rest: Box<[(bool, Cells<W>)]> = self.rest.into();
+        Box::new(move |c, l| {
+            let mut acc = kept(c);
+            for (negated, term) in rest.iter() {
+                if acc.iter().all(|&a| a == 0) {
+                    break;
+                }
+                let x = term(c, l);
+                for w in 0..W {
+                    acc[w] &= if *negated { !x[w] } else { x[w] };
+                }
+            }
+            acc
+        })
+    }
+}
+
+/// The board's cells less those the position's kept sets (`starts`: where each starts
+/// among the position's words, and what to flip its words with) leave out, `N` of them,
+/// and less those not the mover's where `MINE`.
+fn kept<const N: usize, const MINE: bool, const W: usize>(
+    starts: [(usize, u64); N],
+    all: [u64; W],
+) -> impl Fn(&Ctx) -> [u64; W] + Send + Sync + 'static {
+    move |c: &Ctx| {
+        let mut acc = and_kept(all, c, &starts);
+        if MINE {
+            and_words(&mut acc, c.state.owned(c.me));
+        }
+        acc
+    }
+}
+
+/// `acc` less the cells the kept sets of `starts` leave out.
+#[inline(always)]
+fn and_kept<const W: usize>(mut acc: [u64; W], c: &Ctx, starts: &[(usize, u64)]) -> [u64; W] {
+    let sets = c.state.cached_words();
+    for &(at, flip) in starts {
+        let x: [u64; W] = words(&sets[at..at + W]);
+        for w in 0..W {
+            acc[w] &= x[w] ^ flip;
+        }
+    }
+    acc
+}
+
+/// `acc` less the cells not in `set`.
+#[inline(always)]
+fn and_words<const W: usize>(acc: &mut [u64; W], set: &[u64]) {
+    let x: [u64; W] = words(set);
+    for w in 0..W {
+        acc[w] &= x[w];
     }
 }
 
