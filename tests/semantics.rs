@@ -810,6 +810,67 @@ notation = 'far {x}'
 }
 
 #[test]
+fn heights_within_reach_on_a_board_of_two_words_and_far_off_values() {
+    // The same sets on a board of 72 cells (two words a set): a union of several kept
+    // heights, a value below every height, and values at the edge of the language's
+    // numbers, where working out where a kept height lies must not overflow.
+    let rest = r#"
+[[actions]]
+name = "near"
+choose = ['x in cells where abs(height(x) - height(i8)) <= 1']
+notation = 'near {x}'
+
+[[actions]]
+name = "below"
+choose = ['x in cells where abs(height(x) - (height(i8) - 6)) <= 2']
+notation = 'below {x}'
+
+[[actions]]
+name = "low"
+choose = ['x in cells where abs(height(x) - (height(i8) - 6)) <= 4 && x != a1']
+notation = 'low {x}'
+
+[[actions]]
+name = "top"
+choose = ['x in cells where height(x) == height(i8) + 9223372036854775804']
+notation = 'top {x}'
+"#;
+    let text = two_players_on("files = 9\nranks = 8", rest);
+    let source = spec::parse("test.toml", text).unwrap_or_else(|d| panic!("{d}"));
+    // a1 1, i1 2, a8 4, i8 3 pieces tall; every other cell is empty.
+    let heights = [("a1", 1), ("i1", 2), ("a8", 4), ("i8", 3)];
+    for g in [
+        compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}")),
+        compile::compile_tree_walking(&source, &[]).unwrap_or_else(|d| panic!("{d}")),
+    ] {
+        let mut s = g.start();
+        let piece = rulebook::engine::state::Piece::new(0, 0, 0);
+        for (name, h) in heights {
+            let cell = g.board.find(name).unwrap();
+            s.edit_stack(cell, |st| st.extend(std::iter::repeat_n(piece, h)));
+        }
+        let of = |name: &str| -> Vec<String> {
+            let mut cells: Vec<String> = texts(&g, &s)
+                .into_iter()
+                .filter_map(|t| t.strip_prefix(&format!("{name} ")).map(str::to_string))
+                .collect();
+            cells.sort();
+            cells
+        };
+        assert_eq!(of("near"), ["a8", "i1", "i8"]);
+        assert!(of("below").is_empty());
+        // Within 4 of -3: heights 0 and 1, the 68 empty cells (a1, 1 tall, left out).
+        let low = of("low");
+        assert_eq!(low.len(), 68, "{low:?}");
+        assert!(
+            !low.iter()
+                .any(|c| ["a1", "i1", "a8", "i8"].contains(&c.as_str()))
+        );
+        assert!(of("top").is_empty());
+    }
+}
+
+#[test]
 fn a_tower_alike_but_for_its_top_passes_the_tests_its_pieces_pass() {
     // The stack tests of a stack of one kind with another piece on top are looked up in a
     // table made at load rather than evaluated: a1 holds two stones under a's piece, so

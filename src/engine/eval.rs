@@ -609,8 +609,8 @@ pub(super) fn heights_near<const W: usize>(c: &Ctx, value: i64, radius: i64) -> 
     } else if c.state.of_heights_near(value, radius, &mut s) {
         return s;
     }
-    // Not kept (never, once the optimiser asked for it, but for a stack of 65,535
-    // pieces or more): test each cell.
+    // Not kept (never, once the optimiser asked for it, until a stack reaches 65,534
+    // pieces: `State::of_height`): test each cell.
     for cell in 0..c.game.board.len() {
         let height = c.state.stack(cell as CellId).len() as i64;
         if height_within(height, value, radius) {

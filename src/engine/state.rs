@@ -663,22 +663,25 @@ impl State {
     }
 
     /// The cells whose stack holds exactly `height` pieces, if the position keeps cells by
-    /// height (an empty set for a height no stack has); `None` if it does not, or if a
-    /// stack has grown to the most a kept height can say (`u16::MAX` pieces: the sets
-    /// would no longer be exact, so the callers look at the stacks).
+    /// height (an empty set for a height no stack has, a negative one included); `None`
+    /// if it does not, or once a stack has reached the most the kept heights may say
+    /// (65,534 pieces, which makes `u16::MAX` sets: past that the sets would no longer be
+    /// exact, so from then on the callers look at the stacks).
     #[inline]
     pub fn of_height(&self, height: i64) -> Option<&[u64]> {
         let w = self.words as usize;
         if !self.by_height || self.height_sets.len() >= usize::from(u16::MAX) * w {
             return None;
         }
-        let at = usize::try_from(height).ok()?.checked_mul(w)?;
-        Some(self.height_sets.get(at..at + w).unwrap_or(&[]))
+        let at = usize::try_from(height).ok().and_then(|h| h.checked_mul(w));
+        let set = at.and_then(|at| self.height_sets.get(at..at.checked_add(w)?));
+        Some(set.unwrap_or(&[]))
     }
 
     /// The cells whose height `h` is within `radius` of `value` (as the language says
     /// it, `abs(h - value) <= radius`: [`height_within`]), into `out` (cleared first), if
-    /// the position keeps cells by height; false if it does not (see [`State::of_height`]).
+    /// the position keeps cells by height; false if it does not, or no longer can (see
+    /// [`State::of_height`]).
     #[inline]
     pub fn of_heights_near(&self, value: i64, radius: i64, out: &mut [u64]) -> bool {
         let w = self.words as usize;
