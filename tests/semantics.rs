@@ -696,6 +696,41 @@ fn a_count_of_groups_compared_with_a_constant_is_exact_whatever_the_constant() {
     assert_eq!(legal, expected);
 }
 
+/// The game of `text`, compiled and walked, each with its start's stacks on the cells
+/// named in `heights` made that many pieces tall (of the first kind): the height tests
+/// compare both ways of evaluating the sets by height.
+fn both_ways_with_heights(
+    text: &str,
+    heights: &[(&str, usize)],
+) -> Vec<(Game, rulebook::engine::state::State)> {
+    let source = spec::parse("test.toml", text.to_string()).unwrap_or_else(|d| panic!("{d}"));
+    [
+        compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}")),
+        compile::compile_tree_walking(&source, &[]).unwrap_or_else(|d| panic!("{d}")),
+    ]
+    .into_iter()
+    .map(|g| {
+        let mut s = g.start();
+        let piece = rulebook::engine::state::Piece::new(0, 0, 0);
+        for &(name, h) in heights {
+            let cell = g.board.find(name).unwrap();
+            s.edit_stack(cell, |st| st.extend(std::iter::repeat_n(piece, h)));
+        }
+        (g, s)
+    })
+    .collect()
+}
+
+/// The cells named by the legal plies of the action written `name {x}`, sorted.
+fn cells_named(g: &Game, s: &rulebook::engine::state::State, name: &str) -> Vec<String> {
+    let mut cells: Vec<String> = texts(g, s)
+        .into_iter()
+        .filter_map(|t| t.strip_prefix(&format!("{name} ")).map(str::to_string))
+        .collect();
+    cells.sort();
+    cells
+}
+
 #[test]
 fn heights_beyond_what_a_kept_height_says_are_read_from_the_stacks() {
     // The position keeps cells by height up to 65,535 pieces; a stack of 70,000 must not
@@ -722,17 +757,8 @@ choose = ['x in cells where height(x) == 70000']
 notation = 'exactly {x}'
 "#;
     let text = two_players_on("files = 3\nranks = 3", rest);
-    let source = spec::parse("test.toml", text).unwrap_or_else(|d| panic!("{d}"));
-    for g in [
-        compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}")),
-        compile::compile_tree_walking(&source, &[]).unwrap_or_else(|d| panic!("{d}")),
-    ] {
-        let mut s = g.start();
-        let piece = rulebook::engine::state::Piece::new(0, 0, 0);
-        s.edit_stack(0, |st| st.extend(std::iter::repeat_n(piece, 70_000)));
-        // b2 holds exactly the most a kept height says: a1 read as 65,535 would match it.
-        let b2 = g.board.find("b2").unwrap();
-        s.edit_stack(b2, |st| st.extend(std::iter::repeat_n(piece, 65_535)));
+    // b2 holds exactly the most a kept height says: a1 read as 65,535 would match it.
+    for (g, s) in both_ways_with_heights(&text, &[("a1", 70_000), ("b2", 65_535)]) {
         let legal = texts(&g, &s);
         assert!(legal.contains(&"filtered".to_string()), "{legal:?}");
         assert!(legal.contains(&"plain".to_string()), "{legal:?}");
@@ -780,26 +806,10 @@ choose = ['x in cells where abs(height(x) - height(b2) * 4611686018427387904) <=
 notation = 'far {x}'
 "#;
     let text = two_players_on("files = 3\nranks = 2", rest);
-    let source = spec::parse("test.toml", text).unwrap_or_else(|d| panic!("{d}"));
-    // Heights a1..c1 then a2..c2: b2 is 2 tall.
-    let heights = [0, 1, 2, 3, 2, 4];
-    for g in [
-        compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}")),
-        compile::compile_tree_walking(&source, &[]).unwrap_or_else(|d| panic!("{d}")),
-    ] {
-        let mut s = g.start();
-        let piece = rulebook::engine::state::Piece::new(0, 0, 0);
-        for (cell, &h) in heights.iter().enumerate() {
-            s.edit_stack(cell as u16, |st| st.extend(std::iter::repeat_n(piece, h)));
-        }
-        let of = |name: &str| -> Vec<String> {
-            let mut cells: Vec<String> = texts(&g, &s)
-                .into_iter()
-                .filter_map(|t| t.strip_prefix(&format!("{name} ")).map(str::to_string))
-                .collect();
-            cells.sort();
-            cells
-        };
+    // b2 is 2 tall.
+    let heights = [("b1", 1), ("c1", 2), ("a2", 3), ("b2", 2), ("c2", 4)];
+    for (g, s) in both_ways_with_heights(&text, &heights) {
+        let of = |name: &str| cells_named(&g, &s, name);
         assert_eq!(of("le"), ["a2", "b1", "b2", "c1"]);
         assert_eq!(of("lt"), ["a2", "b1", "b2", "c1"]);
         assert_eq!(of("ge"), ["b2", "c1"]);
@@ -836,27 +846,10 @@ choose = ['x in cells where height(x) == height(i8) + 9223372036854775804']
 notation = 'top {x}'
 "#;
     let text = two_players_on("files = 9\nranks = 8", rest);
-    let source = spec::parse("test.toml", text).unwrap_or_else(|d| panic!("{d}"));
     // a1 1, i1 2, a8 4, i8 3 pieces tall; every other cell is empty.
     let heights = [("a1", 1), ("i1", 2), ("a8", 4), ("i8", 3)];
-    for g in [
-        compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}")),
-        compile::compile_tree_walking(&source, &[]).unwrap_or_else(|d| panic!("{d}")),
-    ] {
-        let mut s = g.start();
-        let piece = rulebook::engine::state::Piece::new(0, 0, 0);
-        for (name, h) in heights {
-            let cell = g.board.find(name).unwrap();
-            s.edit_stack(cell, |st| st.extend(std::iter::repeat_n(piece, h)));
-        }
-        let of = |name: &str| -> Vec<String> {
-            let mut cells: Vec<String> = texts(&g, &s)
-                .into_iter()
-                .filter_map(|t| t.strip_prefix(&format!("{name} ")).map(str::to_string))
-                .collect();
-            cells.sort();
-            cells
-        };
+    for (g, s) in both_ways_with_heights(&text, &heights) {
+        let of = |name: &str| cells_named(&g, &s, name);
         assert_eq!(of("near"), ["a8", "i1", "i8"]);
         assert!(of("below").is_empty());
         // Within 4 of -3: heights 0 and 1, the 68 empty cells (a1, 1 tall, left out).

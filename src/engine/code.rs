@@ -785,20 +785,11 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
             macro_rules! kept {
                 ($mine:literal) => {
                     match starts[..] {
-                        [] => rest.after(k, kept::<0, $mine, W>([], all)),
-                        [a] => rest.after(k, kept::<1, $mine, W>([a], all)),
-                        [a, b] => rest.after(k, kept::<2, $mine, W>([a, b], all)),
-                        [a, b, c] => rest.after(k, kept::<3, $mine, W>([a, b, c], all)),
-                        _ => {
-                            let starts: Box<[(usize, u64)]> = starts.into();
-                            rest.after(k, move |c: &Ctx| {
-                                let mut acc = and_kept(all, c, &starts);
-                                if $mine {
-                                    and_words(&mut acc, c.state.owned(c.me));
-                                }
-                                acc
-                            })
-                        }
+                        [] => rest.after(k, kept::<_, $mine, W>([], all)),
+                        [a] => rest.after(k, kept::<_, $mine, W>([a], all)),
+                        [a, b] => rest.after(k, kept::<_, $mine, W>([a, b], all)),
+                        [a, b, c] => rest.after(k, kept::<_, $mine, W>([a, b, c], all)),
+                        _ => rest.after(k, kept::<_, $mine, W>(starts.into_boxed_slice(), all)),
                     }
                 };
             }
@@ -921,40 +912,32 @@ impl<const W: usize> Rest<'_, W> {
 }
 
 /// The board's cells less those the position's kept sets (`starts`: where each starts
-/// among the position's words, and what to flip its words with) leave out, `N` of them,
-/// and less those not the mover's where `MINE`.
-fn kept<const N: usize, const MINE: bool, const W: usize>(
-    starts: [(usize, u64); N],
+/// among the position's words, and what to flip its words with) leave out, and less
+/// those not the mover's where `MINE`. `starts` is an array where its length is to be
+/// known at compile time (the loop unrolled), else a boxed slice.
+fn kept<S, const MINE: bool, const W: usize>(
+    starts: S,
     all: [u64; W],
-) -> impl Fn(&Ctx) -> [u64; W] + Send + Sync + 'static {
+) -> impl Fn(&Ctx) -> [u64; W] + Send + Sync + 'static
+where
+    S: AsRef<[(usize, u64)]> + Send + Sync + 'static,
+{
     move |c: &Ctx| {
-        let mut acc = and_kept(all, c, &starts);
+        let mut acc = all;
+        let sets = c.state.cached_words();
+        for &(at, flip) in starts.as_ref() {
+            let x: [u64; W] = words(&sets[at..at + W]);
+            for w in 0..W {
+                acc[w] &= x[w] ^ flip;
+            }
+        }
         if MINE {
-            and_words(&mut acc, c.state.owned(c.me));
+            let mine: [u64; W] = words(c.state.owned(c.me));
+            for w in 0..W {
+                acc[w] &= mine[w];
+            }
         }
         acc
-    }
-}
-
-/// `acc` less the cells the kept sets of `starts` leave out.
-#[inline(always)]
-fn and_kept<const W: usize>(mut acc: [u64; W], c: &Ctx, starts: &[(usize, u64)]) -> [u64; W] {
-    let sets = c.state.cached_words();
-    for &(at, flip) in starts {
-        let x: [u64; W] = words(&sets[at..at + W]);
-        for w in 0..W {
-            acc[w] &= x[w] ^ flip;
-        }
-    }
-    acc
-}
-
-/// `acc` less the cells not in `set`.
-#[inline(always)]
-fn and_words<const W: usize>(acc: &mut [u64; W], set: &[u64]) {
-    let x: [u64; W] = words(set);
-    for w in 0..W {
-        acc[w] &= x[w];
     }
 }
 
