@@ -35,6 +35,8 @@ const GAMES: &[(&str, &[(&str, &str)])] = &[
     ("games/vlkno.toml", &[]),
     ("games/vlkno.toml", &[("put_back", "true")]),
     ("tests/games/minidrop.toml", &[]),
+    ("tests/games/group_moves.toml", &[]),
+    ("games/bounce.toml", &[("size", "10")]),
 ];
 
 /// The game compiled both ways: with closures, and as trees.
@@ -102,6 +104,29 @@ fn compiled_expressions_play_every_game_as_the_tree_walker_does() {
     for (path, params) in GAMES {
         agree(path, params, 3, 400);
     }
+}
+
+#[test]
+fn checks_on_groups_after_a_move_are_decided_before_it_where_they_can_be() {
+    // `engine::check_before`: the compiled game decides `slide`'s and `climb`'s checks
+    // before their moves (every stack they read is a group's size), not `hop`'s (it reads
+    // a top too); the tree-walking reference asks every check after the move. The plays
+    // above compare the two position by position.
+    let (compiled, walked) = both("tests/games/group_moves.toml", &[]);
+    let decided = |g: &Game| -> Vec<(String, bool)> {
+        let actions = g.actions.iter();
+        actions
+            .map(|a| (a.name.clone(), a.parts[0].before.is_some()))
+            .collect()
+    };
+    let expect = |flags: [bool; 3]| -> Vec<(String, bool)> {
+        let names = ["slide", "climb", "hop"].map(String::from);
+        names.into_iter().zip(flags).collect()
+    };
+    assert_eq!(decided(&compiled), expect([true, true, false]));
+    assert_eq!(decided(&walked), expect([false, false, false]));
+    let (bounce, _) = both("games/bounce.toml", &[]);
+    assert!(bounce.actions[0].parts[0].before.is_some());
 }
 
 #[test]

@@ -195,6 +195,7 @@ impl Compiler<'_> {
             chain: Arc::new(Chain::new(&[], 0, false, false)),
             ins: Box::new([]),
             play: Arc::new(Effect::new(&[], false)),
+            before: None,
         })
     }
 

@@ -21,6 +21,7 @@ use smallvec::SmallVec;
 use toml::Spanned;
 
 use crate::engine::board::{self, Board, DIRECTION_SETS, DIRECTIONS, MAX_SIDE};
+use crate::engine::check_before::CheckBefore;
 use crate::engine::game::{Game, KindInfo, ParamValue, Per, VarInfo};
 use crate::engine::natives;
 use crate::engine::overlay::Overlay;
@@ -537,6 +538,12 @@ impl Compiler<'_> {
             action.shape = shape;
             action.precheck = Precheck::of(action);
             action.overlay = Overlay::of(action, action.tail_bound(2), heights);
+            // The tree-walking reference asks every check after its move, as written.
+            if self.closures {
+                for part in &mut action.parts {
+                    part.before = CheckBefore::of(part, &mut action.frame);
+                }
+            }
         }
         if self.closures {
             crate::engine::code::compile_game(&mut game);

@@ -175,6 +175,9 @@ pub fn compile_game(game: &mut Game) {
             if let Some(check) = &mut part.check {
                 k.wrap(check);
             }
+            if let Some(before) = &mut part.before {
+                before.nodes_mut().for_each(|node| k.wrap(node));
+            }
             for case in &mut part.notation {
                 if let Some(when) = &mut case.when {
                     k.wrap(when);

@@ -4,6 +4,7 @@
 pub mod board;
 pub mod cellset;
 pub mod chain;
+pub mod check_before;
 pub mod code;
 pub mod effect;
 pub mod eval;

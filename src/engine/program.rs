@@ -8,6 +8,7 @@ use crate::lang::ast::{AggOp, BinOp};
 use std::sync::Arc;
 
 use super::chain::{Chain, directions_args};
+use super::check_before::CheckBefore;
 use super::code::{Code, SetCode};
 use super::effect::Effect;
 use super::eval::eval;
@@ -555,6 +556,9 @@ pub struct Part {
     pub ins: Box<[u16]>,
     /// The effect compiled (see `engine::effect`), made with the chain.
     pub play: Arc<Effect>,
+    /// How the check is decided before the effect is played, where it can be (see
+    /// `engine::check_before`).
+    pub before: Option<CheckBefore>,
 }
 
 impl Part {
@@ -597,16 +601,39 @@ impl Part {
 
     /// Plays the part's effect on the position (through `m`'s journal), then says
     /// whether its check holds there (true without a check).
+    /// A check decided before the effect (see `engine::check_before`) plays nothing when
+    /// it fails, and is not asked again when it holds.
     pub fn play_and_check(&self, m: &mut Mut, locals: &mut [i64]) -> bool {
+        let decided = self.before.as_ref().and_then(|before| {
+            let c = Ctx {
+                game: m.game,
+                state: m.state,
+                me: m.me,
+            };
+            before.holds(&c, locals)
+        });
+        if !cfg!(debug_assertions) {
+            match decided {
+                Some(false) => return false,
+                Some(true) => {
+                    self.play.run(m, locals);
+                    return true;
+                }
+                None => {}
+            }
+        }
         self.play.run(m, locals);
         let c = Ctx {
             game: m.game,
             state: m.state,
             me: m.me,
         };
-        self.check
-            .as_ref()
-            .is_none_or(|check| eval(check, &c, locals) != 0)
+        let holds = (self.check.as_ref()).is_none_or(|check| eval(check, &c, locals) != 0);
+        debug_assert!(
+            decided.is_none_or(|d| d == holds),
+            "the check decided before the move ({decided:?}) differs from the check after it"
+        );
+        holds
     }
 
     /// Whether the part's last choice is an `in` over a set of cells and its effect one

@@ -42,6 +42,22 @@ pub fn group_size(c: &Ctx, cell: i64, dirs: i64) -> i64 {
     group.iter().map(|w| w.count_ones() as i64).sum()
 }
 
+/// The size of the group of `seed` within `like`, a set of like pieces that is not the
+/// position's (the one a move would leave: see `engine::check_before`), so grown afresh
+/// and not remembered.
+pub fn size_within(board: &Board, like: &[u64], seed: usize, dirs: u8) -> i64 {
+    if let [like] = like
+        && board.is_rectangle()
+    {
+        return grow_in_one_word(board, *like, seed, dirs).count_ones() as i64;
+    }
+    let mut group = [0u64; MAX_WORDS];
+    by_words(board, like.len(), |grow| {
+        grow(board, like, seed, dirs, &mut group)
+    });
+    group.iter().map(|w| w.count_ones() as i64).sum()
+}
+
 /// Writes to `out` the cells of the group containing `cell` (nothing for an empty cell or
 /// none): the `group(cell)` collection.
 pub fn group_cells(c: &Ctx, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {

@@ -1,0 +1,179 @@
+//! A part's check decided from the position before its move, where the check asks
+//! about groups.
+//!
+//! A part whose effect is one move and whose check asks how large a group is after it
+//! (a piece may move only where its group grows, say) is tried by playing the move,
+//! growing the group and taking the move back when the check fails: where most moves a
+//! random draw tries fail, playing and taking back is most of what a try costs.
+//!
+//! A `move(a, b)` of a whole stack (or a `move_top` of a lone piece) onto another cell
+//! changes the tops of two cells only: `b` is topped by what topped `a`, and `a` is left
+//! empty. The cells topped by any one kind and owner after the move are therefore the
+//! position's, less `a` and `b`, plus `b` if the moved top is of that kind and owner; and
+//! the group of a named cell after the move is grown within that set, from the position
+//! before it. When every stack the check reads is read by `group_size` of a cell and
+//! through directions that read no stack, each such size is worked out that way into a
+//! name of its own, and the check, with those names for the calls, read: nothing is
+//! played, and a move the check refuses costs one group grown. A move the check accepts
+//! is played, and its check is not asked again.
+//!
+//! Debug builds play every move decided this way, ask the check as written, and stop
+//! where the two answers differ.
+
+use super::board::{CellId, ORTHOGONAL};
+use super::eval::eval;
+use super::hooks::groups;
+use super::natives::Ctx;
+use super::precheck::cell_reads;
+use super::program::{Node, Op, Part};
+use super::state::EMPTY_TOP;
+use crate::engine::cellset::WORDS;
+
+/// What a part needs for its check to be decided before its move is played.
+#[derive(Clone, Debug)]
+pub struct CheckBefore {
+    /// The slots of the cells the move is from and onto.
+    from: u16,
+    to: u16,
+    /// Whether the move takes the top piece alone (`move_top`), which is decided here
+    /// only when that piece is the whole stack.
+    top_only: bool,
+    /// Per `group_size` call of the check: the slot its size is written to, the cell it
+    /// asks about and its directions (expressions that read no stack).
+    sizes: Box<[(u16, Node, Node)]>,
+    /// The check with each of those calls read from its slot: it reads no stack.
+    check: Node,
+}
+
+impl CheckBefore {
+    /// What `part` needs, if its effect is one move between named cells and its check
+    /// reads stacks through `group_size` of named cells only; `frame` is its action's
+    /// number of slots, which the sizes' slots are added to.
+    pub fn of(part: &Part, frame: &mut usize) -> Option<CheckBefore> {
+        let check = part.check.as_ref()?;
+        let [Op::Effect(_, args, name)] = &part.effect[..] else {
+            return None;
+        };
+        let top_only = match *name {
+            "move" => false,
+            "move_top" => true,
+            _ => return None,
+        };
+        let [Node::Local(from), Node::Local(to)] = &args[..] else {
+            return None;
+        };
+        let mut check = check.clone();
+        let mut sizes = Vec::new();
+        let mut next = *frame;
+        name_sizes(&mut check, &mut sizes, &mut next)?;
+        if sizes.is_empty() || cell_reads(&check) != Some(0) || next > u16::MAX as usize {
+            return None;
+        }
+        *frame = next;
+        Some(CheckBefore {
+            from: *from,
+            to: *to,
+            top_only,
+            sizes: sizes.into(),
+            check,
+        })
+    }
+
+    /// The check and the sizes' cells and directions, for compiling to closures.
+    pub fn nodes_mut(&mut self) -> impl Iterator<Item = &mut Node> {
+        let sizes = self
+            .sizes
+            .iter_mut()
+            .flat_map(|(_, cell, dirs)| [cell, dirs]);
+        std::iter::once(&mut self.check).chain(sizes)
+    }
+
+    /// Whether the check holds once the move is played, worked out before it is; `None`
+    /// where the move is not one this decides (onto the cell it is from, from an empty
+    /// cell, or a top piece off a stack of several), which is then played as usual.
+    pub fn holds(&self, c: &Ctx, locals: &mut [i64]) -> Option<bool> {
+        let cells = c.game.board.len() as i64;
+        let (from, to) = (locals[self.from as usize], locals[self.to as usize]);
+        if !(0..cells).contains(&from) || !(0..cells).contains(&to) || from == to {
+            return None;
+        }
+        let (from, to) = (from as usize, to as usize);
+        let height = c.state.stack(from as CellId).len();
+        if height == 0 || self.top_only && height > 1 {
+            return None;
+        }
+        let moved = c.state.top_code(from as CellId);
+        let words = c.state.words();
+        for (slot, cell, dirs) in self.sizes.iter() {
+            let cell = eval(cell, c, locals);
+            let size = if (0..cells).contains(&cell) {
+                let cell = cell as usize;
+                let top = match cell {
+                    _ if cell == to => moved,
+                    _ if cell == from => EMPTY_TOP,
+                    _ => c.state.top_code(cell as CellId),
+                };
+                if top == EMPTY_TOP {
+                    0
+                } else {
+                    let like = c.state.cells_topped_by(top);
+                    if like.len() != words {
+                        return None;
+                    }
+                    let mut after = [0u64; WORDS];
+                    after[..words].copy_from_slice(like);
+                    after[from / 64] &= !(1 << (from % 64));
+                    after[to / 64] &= !(1 << (to % 64));
+                    if top == moved {
+                        after[to / 64] |= 1 << (to % 64);
+                    }
+                    let dirs = eval(dirs, c, locals) as u8;
+                    groups::size_within(&c.game.board, &after[..words], cell, dirs)
+                }
+            } else {
+                0
+            };
+            locals[*slot as usize] = size;
+        }
+        Some(eval(&self.check, c, locals) != 0)
+    }
+}
+
+/// Replaces each `group_size` call of `node` whose cell and directions read no stack by
+/// a new slot (from `next` on), noting the slot, the cell and the directions in `sizes`;
+/// `None` where a call of it reads a stack (the check is then asked after the move).
+fn name_sizes(node: &mut Node, sizes: &mut Vec<(u16, Node, Node)>, next: &mut usize) -> Option<()> {
+    match node {
+        Node::Call(_, args, "group_size") => {
+            let fixed = |n: &Node| cell_reads(n) == Some(0);
+            let (cell, dirs) = match &args[..] {
+                [cell] if fixed(cell) => (cell.clone(), Node::Const(i64::from(ORTHOGONAL))),
+                [cell, dirs] if fixed(cell) && fixed(dirs) => (cell.clone(), dirs.clone()),
+                _ => return None,
+            };
+            let slot = u16::try_from(*next).ok()?;
+            *next += 1;
+            sizes.push((slot, cell, dirs));
+            *node = Node::Local(slot);
+        }
+        Node::Not(x) | Node::Neg(x) | Node::VarAt(_, x) | Node::File(x) | Node::Rank(x) => {
+            name_sizes(x, sizes, next)?
+        }
+        Node::Binary(_, a, b) | Node::Pair(_, a, b) | Node::Step(a, b) => {
+            name_sizes(a, sizes, next)?;
+            name_sizes(b, sizes, next)?;
+        }
+        Node::If(a, b, c) => {
+            name_sizes(a, sizes, next)?;
+            name_sizes(b, sizes, next)?;
+            name_sizes(c, sizes, next)?;
+        }
+        Node::Call(_, args, _) => {
+            for arg in args.iter_mut() {
+                name_sizes(arg, sizes, next)?;
+            }
+        }
+        _ => {}
+    }
+    Some(())
+}
