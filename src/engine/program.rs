@@ -601,17 +601,37 @@ impl Part {
 
     /// Plays the part's effect on the position (through `m`'s journal), then says
     /// whether its check holds there (true without a check).
-    /// A check decided before the effect (see `engine::check_before`) plays nothing when
-    /// it fails, and is not asked again when it holds.
     pub fn play_and_check(&self, m: &mut Mut, locals: &mut [i64]) -> bool {
-        let decided = self.before.as_ref().and_then(|before| {
-            let c = Ctx {
-                game: m.game,
-                state: m.state,
-                me: m.me,
-            };
-            before.holds(&c, locals)
-        });
+        if let Some(before) = &self.before {
+            return self.decided_before(before, m, locals);
+        }
+        self.play.run(m, locals);
+        self.check_holds(m, locals)
+    }
+
+    /// Whether the check holds in the position `m` holds.
+    #[inline(always)]
+    fn check_holds(&self, m: &Mut, locals: &mut [i64]) -> bool {
+        let c = Ctx {
+            game: m.game,
+            state: m.state,
+            me: m.me,
+        };
+        (self.check.as_ref()).is_none_or(|check| eval(check, &c, locals) != 0)
+    }
+
+    /// [`Part::play_and_check`] for a check decided before the effect (see
+    /// `engine::check_before`): nothing is played when it fails, and it is not asked
+    /// again when it holds (debug builds play the effect and ask it, and stop where the
+    /// two answers differ). Apart, so that the other parts' code stays as it was.
+    #[inline(never)]
+    fn decided_before(&self, before: &CheckBefore, m: &mut Mut, locals: &mut [i64]) -> bool {
+        let c = Ctx {
+            game: m.game,
+            state: m.state,
+            me: m.me,
+        };
+        let decided = before.holds(&c, locals);
         if !cfg!(debug_assertions) {
             match decided {
                 Some(false) => return false,
@@ -623,12 +643,7 @@ impl Part {
             }
         }
         self.play.run(m, locals);
-        let c = Ctx {
-            game: m.game,
-            state: m.state,
-            me: m.me,
-        };
-        let holds = (self.check.as_ref()).is_none_or(|check| eval(check, &c, locals) != 0);
+        let holds = self.check_holds(m, locals);
         debug_assert!(
             decided.is_none_or(|d| d == holds),
             "the check decided before the move ({decided:?}) differs from the check after it"
