@@ -1,7 +1,7 @@
 //! How fast the interpreter lists plies and plays random games, game file by game file, and
 //! how its Bounce compares with a plain hand-written Bounce (the test suite's reference).
 //!
-//! `cargo bench --bench playouts` runs it all in two to three minutes; criterion's usual
+//! `cargo bench --bench playouts` runs it all in about three minutes; criterion's usual
 //! arguments pick benchmarks (`cargo bench --bench playouts -- bounce_8x8`) or change the
 //! sampling (`-- --measurement-time 10`). The figures are wall-clock times on one thread.
 //!
@@ -23,12 +23,15 @@
 //!   hand-written engine of `tests/fast/` (STAQS, Sight, VLKNO, Bounce 8x8, and Splut! for 2, 3 and 4 players:
 //!   `splut_playout`, `splut_players_3_playout`, `splut_players_4_playout`), each followed
 //!   by the line `<game> interpreter/hand-written speed ratio`: the hand-written median time
-//!   over the interpreter's (1 would be as fast).
+//!   over the interpreter's (1 would be as fast), then by the same ratio measured in
+//!   pairs, `..., paired`: 21 rounds in which both play for a tenth of a second each, in
+//!   turn, the median round's ratio and the middle half of the rounds' (steadier on a
+//!   machine whose speed drifts while criterion measures one side and then the other).
 
 use std::cell::Cell;
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use rand::rngs::Xoshiro256PlusPlus;
@@ -299,17 +302,90 @@ fn against_hand_written<T>(
         median_since(&group_name, INTERPRETER, began),
         median_since(&group_name, HAND_WRITTEN, began),
     ) {
-        (Ok(interpreter), Ok(by_hand)) => println!(
-            "{label} interpreter/hand-written speed ratio: {:.4} (median playout: interpreter \
-             {}, hand-written {})",
-            by_hand / interpreter,
-            micros(interpreter),
-            micros(by_hand)
-        ),
+        (Ok(interpreter), Ok(by_hand)) => {
+            println!(
+                "{label} interpreter/hand-written speed ratio: {:.4} (median playout: \
+                 interpreter {}, hand-written {})",
+                by_hand / interpreter,
+                micros(interpreter),
+                micros(by_hand)
+            );
+            let mut interpreter = || {
+                state.clone_from(black_box(&start));
+                game.playout(&mut state, &mut rng, u32::MAX);
+                black_box(state.plies);
+            };
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED + 1);
+            let mut by_hand = || {
+                black_box(hand_written(&mut rng));
+            };
+            println!("{}", paired(label, &mut interpreter, &mut by_hand));
+        }
         (Err(e), _) | (_, Err(e)) => {
             println!("{label} interpreter/hand-written speed ratio: n/a ({e})")
         }
     }
+}
+
+/// Rounds of the paired measure ([`paired`]), and how long each side plays in a round.
+const ROUNDS: usize = 21;
+const SIDE: Duration = Duration::from_millis(100);
+
+/// The interpreter's speed as a share of the hand-written engine's, measured in pairs:
+/// in each of [`ROUNDS`] rounds both play random games for [`SIDE`] each, in turn (which
+/// goes first alternates), and the round's ratio is their times per game, hand-written
+/// over interpreter; the line gives the median round and the middle half. Criterion
+/// measures one side for seconds and then the other, so a machine whose speed drifts
+/// between the two (this project's shared one moves by a third from one minute to the
+/// next) moves its ratio; a round's two sides are a tenth of a second apart.
+fn paired(label: &str, interpreter: &mut dyn FnMut(), hand_written: &mut dyn FnMut()) -> String {
+    // Calls per batch, so that reading the clock costs nothing beside a batch (a batch
+    // of at least a millisecond), found while warming up.
+    let batch = |f: &mut dyn FnMut()| {
+        let mut n = 1u64;
+        loop {
+            let began = Instant::now();
+            (0..n).for_each(|_| f());
+            if began.elapsed() >= Duration::from_millis(1) {
+                return n;
+            }
+            n *= 2;
+        }
+    };
+    let (bi, bh) = (batch(interpreter), batch(hand_written));
+    let per_game = |f: &mut dyn FnMut(), n: u64| {
+        let (began, mut games) = (Instant::now(), 0u64);
+        while began.elapsed() < SIDE {
+            (0..n).for_each(|_| f());
+            games += n;
+        }
+        began.elapsed().as_nanos() as f64 / games as f64
+    };
+    let mut rounds: Vec<(f64, f64, f64)> = (0..ROUNDS)
+        .map(|round| {
+            let (i, h) = if round % 2 == 0 {
+                let i = per_game(interpreter, bi);
+                (i, per_game(hand_written, bh))
+            } else {
+                let h = per_game(hand_written, bh);
+                (per_game(interpreter, bi), h)
+            };
+            (h / i, i, h)
+        })
+        .collect();
+    rounds.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let at = |q: usize| rounds[(ROUNDS - 1) * q / 4];
+    let (median, interpreter, by_hand) = at(2);
+    format!(
+        "{label} interpreter/hand-written speed ratio, paired: {median:.4} (middle half {:.4} \
+         to {:.4}; {ROUNDS} rounds of {} ms a side; median round: interpreter {}, \
+         hand-written {})",
+        at(1).0,
+        at(3).0,
+        SIDE.as_millis(),
+        micros(interpreter),
+        micros(by_hand)
+    )
 }
 
 /// A time in nanoseconds, in microseconds for printing.
@@ -369,7 +445,7 @@ fn median_since(group: &str, id: &str, since: SystemTime) -> Result<f64, String>
 
 criterion_group! {
     name = playouts;
-    // Modest sampling: the whole file runs in two to three minutes on two cores.
+    // Modest sampling: the whole file runs in about three minutes on two cores.
     config = Criterion::default()
         .sample_size(50)
         .warm_up_time(Duration::from_secs(1))

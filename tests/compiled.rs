@@ -36,6 +36,7 @@ const GAMES: &[(&str, &[(&str, &str)])] = &[
     ("games/vlkno.toml", &[("put_back", "true")]),
     ("tests/games/minidrop.toml", &[]),
     ("tests/games/group_moves.toml", &[]),
+    ("tests/games/group_moves.toml", &[("holes", "true")]),
     ("games/bounce.toml", &[("size", "10")]),
 ];
 
@@ -108,10 +109,10 @@ fn compiled_expressions_play_every_game_as_the_tree_walker_does() {
 
 #[test]
 fn checks_on_groups_after_a_move_are_decided_before_it_where_they_can_be() {
-    // `engine::check_before`: the compiled game decides `slide`'s and `climb`'s checks
-    // before their moves (every stack they read is a group's size), not `hop`'s (it reads
-    // a top too); the tree-walking reference asks every check after the move. The plays
-    // above compare the two position by position.
+    // `engine::check_before`: the compiled game decides `slide`'s, `climb`'s and `hop`'s
+    // checks before their moves (every stack they read is a group's size), not `jump`'s
+    // (it reads a top too); the tree-walking reference asks every check after the move.
+    // The plays above compare the two position by position.
     let (compiled, walked) = both("tests/games/group_moves.toml", &[]);
     let decided = |g: &Game| -> Vec<(String, bool)> {
         let actions = g.actions.iter();
@@ -119,12 +120,12 @@ fn checks_on_groups_after_a_move_are_decided_before_it_where_they_can_be() {
             .map(|a| (a.name.clone(), a.parts[0].before.is_some()))
             .collect()
     };
-    let expect = |flags: [bool; 3]| -> Vec<(String, bool)> {
-        let names = ["slide", "climb", "hop"].map(String::from);
+    let expect = |flags: [bool; 4]| -> Vec<(String, bool)> {
+        let names = ["slide", "climb", "hop", "jump"].map(String::from);
         names.into_iter().zip(flags).collect()
     };
-    assert_eq!(decided(&compiled), expect([true, true, false]));
-    assert_eq!(decided(&walked), expect([false, false, false]));
+    assert_eq!(decided(&compiled), expect([true, true, true, false]));
+    assert_eq!(decided(&walked), expect([false, false, false, false]));
     let (bounce, _) = both("games/bounce.toml", &[]);
     assert!(bounce.actions[0].parts[0].before.is_some());
 }
