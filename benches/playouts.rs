@@ -310,14 +310,16 @@ fn against_hand_written<T>(
                 micros(interpreter),
                 micros(by_hand)
             );
+            // Each side with a generator of its own, as in criterion's groups above.
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED + 1);
             let mut interpreter = || {
                 state.clone_from(black_box(&start));
                 game.playout(&mut state, &mut rng, u32::MAX);
                 black_box(state.plies);
             };
-            let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED + 1);
+            let mut hand_rng = Xoshiro256PlusPlus::seed_from_u64(SEED + 1);
             let mut by_hand = || {
-                black_box(hand_written(&mut rng));
+                black_box(hand_written(&mut hand_rng));
             };
             println!("{}", paired(label, &mut interpreter, &mut by_hand));
         }

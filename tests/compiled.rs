@@ -37,6 +37,7 @@ const GAMES: &[(&str, &[(&str, &str)])] = &[
     ("tests/games/minidrop.toml", &[]),
     ("tests/games/group_moves.toml", &[]),
     ("tests/games/group_moves.toml", &[("holes", "true")]),
+    ("tests/games/group_moves.toml", &[("files", "8")]),
     ("games/bounce.toml", &[("size", "10")]),
 ];
 
@@ -109,8 +110,9 @@ fn compiled_expressions_play_every_game_as_the_tree_walker_does() {
 
 #[test]
 fn checks_on_groups_after_a_move_are_decided_before_it_where_they_can_be() {
-    // `engine::check_before`: the compiled game decides `slide`'s, `climb`'s and `hop`'s
-    // checks before their moves (every stack they read is a group's size), not `jump`'s
+    // `engine::check_before`: the compiled game decides `slide`'s, `climb`'s, `hop`'s and
+    // `topple`'s checks before their moves (every stack they read is a group's size), not
+    // `jump`'s
     // (it reads a top too); the tree-walking reference asks every check after the move.
     // The plays above compare the two position by position.
     let (compiled, walked) = both("tests/games/group_moves.toml", &[]);
@@ -120,12 +122,15 @@ fn checks_on_groups_after_a_move_are_decided_before_it_where_they_can_be() {
             .map(|a| (a.name.clone(), a.parts[0].before.is_some()))
             .collect()
     };
-    let expect = |flags: [bool; 4]| -> Vec<(String, bool)> {
-        let names = ["slide", "climb", "hop", "jump"].map(String::from);
+    let expect = |flags: [bool; 5]| -> Vec<(String, bool)> {
+        let names = ["slide", "climb", "hop", "topple", "jump"].map(String::from);
         names.into_iter().zip(flags).collect()
     };
-    assert_eq!(decided(&compiled), expect([true, true, true, false]));
-    assert_eq!(decided(&walked), expect([false, false, false, false]));
+    assert_eq!(decided(&compiled), expect([true, true, true, true, false]));
+    assert_eq!(
+        decided(&walked),
+        expect([false, false, false, false, false])
+    );
     let (bounce, _) = both("games/bounce.toml", &[]);
     assert!(bounce.actions[0].parts[0].before.is_some());
 }

@@ -42,7 +42,8 @@ pub struct Env<'a> {
 
 impl Env<'_> {
     /// Plays a part's effect through `journal` and says whether its check holds (see
-    /// [`Part::play_and_check`]).
+    /// [`Part::play_and_check`]: a refused part may have played nothing, and is taken
+    /// back to a mark of the journal either way).
     pub fn play(&mut self, part: &Part, journal: &mut Journal) -> bool {
         let mut m = Mut {
             game: self.game,

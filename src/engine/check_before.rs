@@ -25,7 +25,7 @@ use super::eval::eval;
 use super::hooks::groups;
 use super::natives::Ctx;
 use super::precheck::cell_reads;
-use super::program::{Node, Op, Part};
+use super::program::{FRAME_INLINE, Node, OneMove, Part};
 use super::state::EMPTY_TOP;
 use crate::engine::cellset::WORDS;
 
@@ -51,28 +51,19 @@ impl CheckBefore {
     /// number of slots, which the sizes' slots are added to.
     pub fn of(part: &Part, frame: &mut usize) -> Option<CheckBefore> {
         let check = part.check.as_ref()?;
-        let [Op::Effect(_, args, name)] = &part.effect[..] else {
-            return None;
-        };
-        let top_only = match *name {
-            "move" => false,
-            "move_top" => true,
-            _ => return None,
-        };
-        let [Node::Local(from), Node::Local(to)] = &args[..] else {
-            return None;
-        };
+        let OneMove { from, to, top_only } = part.one_move()?;
         let mut check = check.clone();
         let mut sizes = Vec::new();
         let mut next = *frame;
         name_sizes(&mut check, &mut sizes, &mut next)?;
-        if sizes.is_empty() || cell_reads(&check) != Some(0) || next > u16::MAX as usize {
+        // A frame past what is kept inline would be allocated for every candidate.
+        if sizes.is_empty() || cell_reads(&check) != Some(0) || next > FRAME_INLINE {
             return None;
         }
         *frame = next;
         Some(CheckBefore {
-            from: *from,
-            to: *to,
+            from,
+            to,
             top_only,
             sizes: sizes.into(),
             check,
@@ -89,8 +80,9 @@ impl CheckBefore {
     }
 
     /// Whether the check holds once the move is played, worked out before it is; `None`
-    /// where the move is not one this decides (onto the cell it is from, from an empty
-    /// cell, or a top piece off a stack of several), which is then played as usual.
+    /// where the move is not one this decides (from or onto `none` or a cell off the
+    /// board, onto the cell it is from, from an empty cell, or a top piece off a stack
+    /// of several), which is then played as usual.
     pub fn holds(&self, c: &Ctx, locals: &mut [i64]) -> Option<bool> {
         let cells = c.game.board.len() as i64;
         let (from, to) = (locals[self.from as usize], locals[self.to as usize]);
@@ -117,9 +109,6 @@ impl CheckBefore {
                     0
                 } else {
                     let like = c.state.cells_topped_by(top);
-                    if like.len() != words {
-                        return None;
-                    }
                     let mut after = [0u64; WORDS];
                     after[..words].copy_from_slice(like);
                     after[from / 64] &= !(1 << (from % 64));

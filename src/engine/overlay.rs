@@ -29,7 +29,7 @@ use super::cellset::{self, WORDS};
 use super::eval::{eval, extreme_height, with_cells};
 use super::natives::Ctx;
 use super::precheck::cell_reads;
-use super::program::{Action, Choice, Domain, Node, Op, Part, Repeat, SetExpr};
+use super::program::{Action, Choice, Domain, Node, OneMove, Part, Repeat, SetExpr};
 use super::state::{EMPTY_TOP, NEUTRAL, Seen, State, height_within};
 use crate::lang::ast::AggOp;
 
@@ -173,12 +173,7 @@ impl Overlay {
         if !first.moves_onto_last() || second.optional || second.repeat != Repeat::Once {
             return None;
         }
-        let [Op::Effect(_, args, name)] = &first.effect[..] else {
-            return None;
-        };
-        let (Node::Local(from), Node::Local(to)) = (&args[0], &args[1]) else {
-            return None;
-        };
+        let OneMove { from, to, top_only } = first.one_move()?;
         let counted = second
             .choices
             .iter()
@@ -206,7 +201,7 @@ impl Overlay {
                 Choice::Where(_) => None,
             })
             .collect();
-        let watched = |set: &SetExpr| Watched::of(set, *to, &names);
+        let watched = |set: &SetExpr| Watched::of(set, to, &names);
         let steps = second.choices[..counted]
             .iter()
             .enumerate()
@@ -253,8 +248,8 @@ impl Overlay {
             return None;
         }
         Some(Overlay {
-            from: *from,
-            top_only: *name == "move_top",
+            from,
+            top_only,
             steps,
             take: watched(set)?,
             tail,

@@ -23,7 +23,7 @@ use super::board::CellId;
 use super::cellset;
 use super::eval::{eval, with_cells};
 use super::natives::Ctx;
-use super::program::{Action, Choice, Domain, Node, Op, Part, Repeat, SetExpr};
+use super::program::{Action, Choice, Domain, Node, OneMove, Part, Repeat, SetExpr};
 use super::sample::digit;
 use super::state::EMPTY_TOP;
 
@@ -94,17 +94,7 @@ impl Precheck {
         if head.repeat != Repeat::Once || second.repeat != Repeat::Once {
             return None;
         }
-        let [Op::Effect(_, args, name)] = &head.effect[..] else {
-            return None;
-        };
-        let top_only = match *name {
-            "move" => false,
-            "move_top" => true,
-            _ => return None,
-        };
-        let [from, to] = &args[..] else {
-            return None;
-        };
+        let OneMove { from, to, top_only } = head.one_move()?;
         let reads = second
             .choices
             .iter()
@@ -122,8 +112,8 @@ impl Precheck {
             })
             .collect::<Option<Box<[(u64, Option<u64>)]>>>()?;
         Some(Precheck {
-            from: local(from)?,
-            to: local(to)?,
+            from,
+            to,
             top_only,
             reads,
         })

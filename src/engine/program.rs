@@ -538,6 +538,16 @@ pub struct NotationCase {
     pub pieces: Vec<NotationPiece>,
 }
 
+/// A part's effect when it is one move between two names ([`Part::one_move`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OneMove {
+    /// The slots of the cells the pieces move from and onto.
+    pub from: u16,
+    pub to: u16,
+    /// Whether the top piece alone moves (`move_top`), or the whole stack (`move`).
+    pub top_only: bool,
+}
+
 /// One part of an action: choices, an effect, a check after the effect, a notation.
 #[derive(Clone, Debug)]
 pub struct Part {
@@ -600,7 +610,9 @@ impl Part {
     }
 
     /// Plays the part's effect on the position (through `m`'s journal), then says
-    /// whether its check holds there (true without a check).
+    /// whether its check holds there (true without a check). A check decided before the
+    /// effect (`engine::check_before`) plays nothing when it fails: a caller takes a
+    /// refused part back to its journal's mark, and reads nothing it left.
     pub fn play_and_check(&self, m: &mut Mut, locals: &mut [i64]) -> bool {
         if let Some(before) = &self.before {
             return self.decided_before(before, m, locals);
@@ -667,11 +679,30 @@ impl Part {
         else {
             return false;
         };
-        let [Op::Effect(_, args, "move" | "move_top")] = self.effect.as_slice() else {
+        let Some(OneMove { from, to, .. }) = self.one_move() else {
             return false;
         };
         let plain = self.check.is_none() && matches!(self.repeat, Repeat::Once);
-        matches!(**args, [Node::Local(from), Node::Local(to)] if plain && to == *slot && from != *slot)
+        plain && to == *slot && from != *slot
+    }
+
+    /// The move that is the part's whole effect, when it is one `move` or `move_top`
+    /// between two names: such an effect changes the stacks of those two cells and
+    /// nothing else, which the listing, the draws and the checks build on
+    /// (`engine::overlay`, `engine::precheck`, `engine::check_before`).
+    pub fn one_move(&self) -> Option<OneMove> {
+        let [Op::Effect(_, args, name)] = self.effect.as_slice() else {
+            return None;
+        };
+        let top_only = match *name {
+            "move" => false,
+            "move_top" => true,
+            _ => return None,
+        };
+        match **args {
+            [Node::Local(from), Node::Local(to)] => Some(OneMove { from, to, top_only }),
+            _ => None,
+        }
     }
 
     /// Sets the names this part binds to `none`: what later parts see when an optional
