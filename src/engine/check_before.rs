@@ -109,15 +109,20 @@ impl CheckBefore {
                     0
                 } else {
                     let like = c.state.cells_topped_by(top);
-                    let mut after = [0u64; WORDS];
-                    after[..words].copy_from_slice(like);
-                    after[from / 64] &= !(1 << (from % 64));
-                    after[to / 64] &= !(1 << (to % 64));
-                    if top == moved {
-                        after[to / 64] |= 1 << (to % 64);
-                    }
                     let dirs = eval(dirs, c, locals) as u8;
-                    groups::size_within(&c.game.board, &after[..words], cell, dirs)
+                    let onto = u64::from(top == moved);
+                    if let [like] = like {
+                        // A board of one word: the set in a register.
+                        let after = like & !(1 << from) & !(1 << to) | onto << to;
+                        groups::size_within(&c.game.board, &[after], cell, dirs)
+                    } else {
+                        let mut after = [0u64; WORDS];
+                        after[..words].copy_from_slice(like);
+                        after[from / 64] &= !(1 << (from % 64));
+                        after[to / 64] &= !(1 << (to % 64));
+                        after[to / 64] |= onto << (to % 64);
+                        groups::size_within(&c.game.board, &after[..words], cell, dirs)
+                    }
                 }
             } else {
                 0
