@@ -11,11 +11,11 @@
 //! empty. The cells topped by any one kind and owner after the move are therefore the
 //! position's, less `a` and `b`, plus `b` if the moved top is of that kind and owner; and
 //! the group of a named cell after the move is grown within that set, from the position
-//! before it. When every stack the check reads is read by `group_size` of a cell and
-//! through directions that read no stack, each such size is worked out that way into a
-//! name of its own, and the check, with those names for the calls, read: nothing is
-//! played, and a move the check refuses costs one group grown. A move the check accepts
-//! is played, and its check is not asked again.
+//! before it. When every stack the check reads is read by `group_size` of a cell given
+//! by an expression that reads no stack (as its directions do), each such size is
+//! worked out that way into a name of its own, and the check, with those names for the
+//! calls, read: nothing is played, and a move the check refuses costs the groups it asks
+//! about, grown. A move the check accepts is played, and its check is not asked again.
 //!
 //! Debug builds play every move decided this way, ask the check as written, and stop
 //! where the two answers differ.
@@ -47,8 +47,9 @@ pub struct CheckBefore {
 
 impl CheckBefore {
     /// What `part` needs, if its effect is one move between named cells and its check
-    /// reads stacks through `group_size` of named cells only; `frame` is its action's
-    /// number of slots, which the sizes' slots are added to.
+    /// reads stacks only through `group_size` of cells given by expressions that read no
+    /// stack; `frame` is its action's number of slots, which the sizes' slots are added
+    /// to (`None` where they would take it past the frame kept inline).
     pub fn of(part: &Part, frame: &mut usize) -> Option<CheckBefore> {
         let check = part.check.as_ref()?;
         let OneMove { from, to, top_only } = part.one_move()?;
