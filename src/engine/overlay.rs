@@ -135,6 +135,10 @@ pub struct Overlay {
 pub struct Moving {
     from: usize,
     left: Seen,
+    /// Whether the pieces that move hold a kind that every set leaves out (`!has(x, K)`):
+    /// then no cell they move onto is in any set, whatever its stack, and what it will
+    /// show is not worked out.
+    onto_out: bool,
     kept: [Kept; MOST_WATCHED],
 }
 
@@ -148,6 +152,7 @@ impl Default for Moving {
                 top: EMPTY_TOP,
                 height: 0,
             },
+            onto_out: false,
             kept: [Kept {
                 words: [0; WORDS],
                 key: None,
@@ -299,6 +304,13 @@ impl Overlay {
         };
         moving.from = from;
         moving.left = c.state.seen_left(from as _, self.count());
+        let stack = c.state.stack(from as _);
+        let moved = &stack[stack.len() - self.count().min(stack.len())..];
+        let kinds = moved
+            .iter()
+            .filter(|p| p.kind < 64)
+            .fold(0u64, |m, p| m | 1 << p.kind);
+        moving.onto_out = self.watched().all(|w| w.probe.present.1 & kinds != 0);
         for (at, watched) in self.watched().enumerate() {
             moving.kept[at].key = None;
             if let When::Once = watched.when {
@@ -336,7 +348,10 @@ impl Overlay {
         if to == moving.from {
             return None;
         }
-        let onto = c.state.seen_onto(moving.from as _, to as _, self.count());
+        // What the cell moved onto will show, unless no set can hold it.
+        let onto = (!moving.onto_out)
+            .then(|| c.state.seen_onto(moving.from as _, to as _, self.count()));
+        let onto = onto.as_ref();
         let w = c.state.words();
         let mut at = 0;
         for step in &self.steps {
@@ -352,19 +367,19 @@ impl Overlay {
                 },
                 Step::Over { slot, op, set } => {
                     let mut words = [0u64; W];
-                    set.patched(c, locals, moving, at, to, &onto, &mut words);
+                    set.patched(c, locals, moving, at, to, onto, &mut words);
                     at += 1;
-                    let edited = [(moving.from, &moving.left), (to, &onto)];
+                    let edited = [(moving.from, Some(&moving.left)), (to, onto)];
                     locals[*slot as usize] = over(*op, &words, w, c.state, edited)?;
                 }
             }
         }
-        self.take.patched(c, locals, moving, at, to, &onto, take);
+        self.take.patched(c, locals, moving, at, to, onto, take);
         let n = cellset::count(&take[..w]);
         if n > 0
             && let Some(watched) = &self.tail
         {
-            watched.patched(c, locals, moving, at + 1, to, &onto, tail);
+            watched.patched(c, locals, moving, at + 1, to, onto, tail);
         }
         Some(n)
     }
@@ -387,7 +402,8 @@ impl Watched {
         set_to(&mut out[..c.state.words()], moving.from, inside);
     }
 
-    /// The set once the piece moved onto `to` (which then shows `onto`), into `out`:
+    /// The set once the piece moved onto `to` (which then shows `onto`; `None` when no
+    /// set holds it, [`Moving::onto_out`]), into `out`:
     /// worked out again only when it reads what changed since it was last worked out
     /// (`kept`, its entry `at` in the piece's).
     #[allow(clippy::too_many_arguments)]
@@ -399,7 +415,7 @@ impl Watched {
         moving: &mut Moving,
         at: usize,
         to: usize,
-        onto: &Seen,
+        onto: Option<&Seen>,
         out: &mut [u64; W],
     ) {
         let w = c.state.words();
@@ -420,7 +436,8 @@ impl Watched {
                 }
             }
         }
-        set_to(&mut out[..w], to, self.probe.holds(to, onto, c, locals));
+        let inside = onto.is_some_and(|onto| self.probe.holds(to, onto, c, locals));
+        set_to(&mut out[..w], to, inside);
     }
 }
 
@@ -445,13 +462,14 @@ fn set_to(set: &mut [u64], cell: usize, inside: bool) {
 }
 
 /// The value of a [`Step::Over`] over `set` (already patched at the two edited cells,
-/// whose heights the position does not know yet: they are given with them).
+/// whose heights the position does not know yet: they are given with them, where the
+/// set may hold them).
 fn over<const W: usize>(
     op: Over,
     words: &[u64; W],
     w: usize,
     state: &State,
-    edited: [(usize, &Seen); 2],
+    edited: [(usize, Option<&Seen>); 2],
 ) -> Option<i64> {
     let set = &words[..w];
     match op {
@@ -465,7 +483,9 @@ fn over<const W: usize>(
             let mut rest = *words;
             let mut best: Option<usize> = None;
             for (cell, seen) in edited {
-                if cellset::contains(set, cell) {
+                if let Some(seen) = seen
+                    && cellset::contains(set, cell)
+                {
                     cellset::remove(&mut rest[..w], cell);
                     if better(seen.height, best) {
                         best = Some(seen.height);
