@@ -996,17 +996,15 @@ fn over_cells<const W: usize>(set: &SetExpr, agg: &Aggregate, k: &Kit) -> Scalar
             let max = agg.op == AggOp::Max;
             let of_heights = matches!(&agg.body, Some(Node::Height(x)) if matches!(**x, Node::Local(s) if s as usize == slot));
             Box::new(move |c, l| {
-                if of_heights && c.state.of_height(0).is_some() {
+                if of_heights && let Some(sets) = c.state.by_heights() {
                     // The greatest (least) height of a cell that passes the filter: the
                     // position's cells by height, tallest (lowest) first, until one
                     // passes; the filter runs on no cell of another height.
                     let s = set(c, l);
-                    let tallest = c.state.tallest_kept();
-                    for i in 0..=tallest {
-                        let h = if max { tallest - i } else { i };
-                        let Some(of) = c.state.of_height(h as i64) else {
-                            break;
-                        };
+                    let heights = sets.len() / W;
+                    for i in 0..heights {
+                        let h = if max { heights - 1 - i } else { i };
+                        let of = &sets[h * W..(h + 1) * W];
                         let mut at: [u64; W] = [0; W];
                         for ((a, x), y) in at.iter_mut().zip(&s).zip(of) {
                             *a = x & y;

@@ -320,15 +320,23 @@ fn height_extreme(set: &SetExpr, max: bool, c: &Ctx, locals: &mut [i64]) -> i64 
 /// cell.
 #[inline(always)]
 pub(super) fn extreme_height(s: &[u64], max: bool, state: &State) -> Option<usize> {
-    let meets = |h: usize| {
-        let of = state.of_height(h as i64).unwrap_or(&[]);
-        of.iter().zip(s).any(|(a, b)| a & b != 0)
-    };
-    let tallest = state.tallest_kept();
+    let sets = state.by_heights()?;
+    if let [x] = s {
+        // One word a set (boards of 64 cells or fewer): no inner loop.
+        let meets = |set: &u64| set & x != 0;
+        return if max {
+            sets.iter().rposition(meets)
+        } else {
+            sets.iter().position(meets)
+        };
+    }
+    debug_assert_eq!(s.len(), state.words(), "a set of the board's size");
+    let meets = |set: &[u64]| set.iter().zip(s).any(|(a, b)| a & b != 0);
+    let mut heights = sets.chunks_exact(s.len());
     if max {
-        (0..=tallest).rev().find(|&h| meets(h))
+        heights.rposition(meets)
     } else {
-        (0..=tallest).find(|&h| meets(h))
+        heights.position(meets)
     }
 }
 

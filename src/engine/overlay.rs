@@ -493,7 +493,7 @@ fn over<const W: usize>(
                 }
             }
             // The other cells' heights are the position's, read from its cells by height.
-            state.of_height(0)?;
+            state.by_heights()?;
             if let Some(h) = extreme_height(&rest[..w], highest, state)
                 && better(h, best)
             {

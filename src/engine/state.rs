@@ -721,6 +721,16 @@ impl State {
         true
     }
 
+    /// Every set of cells by height the position keeps, lowest height first, as many
+    /// words each as its sets have; `None` where [`State::of_height`] says `None`. One
+    /// slice, so that a walk over the heights pays no bounds test per height.
+    #[inline]
+    pub fn by_heights(&self) -> Option<&[u64]> {
+        let w = self.words as usize;
+        (self.by_height && self.height_sets.len() < usize::from(u16::MAX) * w)
+            .then_some(&self.height_sets[..])
+    }
+
     /// The tallest height the position keeps a set for (0 when it keeps none).
     #[inline]
     pub fn tallest_kept(&self) -> usize {
