@@ -40,6 +40,9 @@ struct Watched {
     probe: Probe,
     /// How often it is worked out while one piece's moves are listed.
     when: When,
+    /// Whether the set leaves out the cell moved from by name (`x != from`): then that
+    /// cell is not asked about.
+    leaves_from: bool,
 }
 
 /// How often a [`Watched`] set is worked out while one piece's moves are listed.
@@ -63,9 +66,9 @@ const KEY: usize = 4;
 const MOST_WATCHED: usize = 8;
 
 impl Watched {
-    /// `set`, where `to` is the slot of the cell moved onto and `names` the second
-    /// part's.
-    fn of(set: &SetExpr, to: u16, names: &[u16]) -> Option<Watched> {
+    /// `set`, where `from` and `to` are the slots of the cells moved from and onto and
+    /// `names` the second part's.
+    fn of(set: &SetExpr, from: u16, to: u16, names: &[u16]) -> Option<Watched> {
         let read: Vec<u16> = names
             .iter()
             .copied()
@@ -80,9 +83,11 @@ impl Watched {
             key[..read.len()].copy_from_slice(&read);
             When::Keyed(key, read.len())
         };
+        let probe = Probe::of(set)?;
         Some(Watched {
             set: set.clone(),
-            probe: Probe::of(set)?,
+            leaves_from: probe.leaves_out(from),
+            probe,
             when,
         })
     }
@@ -206,7 +211,7 @@ impl Overlay {
                 Choice::Where(_) => None,
             })
             .collect();
-        let watched = |set: &SetExpr| Watched::of(set, to, &names);
+        let watched = |set: &SetExpr| Watched::of(set, from, to, &names);
         let steps = second.choices[..counted]
             .iter()
             .enumerate()
@@ -349,8 +354,8 @@ impl Overlay {
             return None;
         }
         // What the cell moved onto will show, unless no set can hold it.
-        let onto = (!moving.onto_out)
-            .then(|| c.state.seen_onto(moving.from as _, to as _, self.count()));
+        let onto =
+            (!moving.onto_out).then(|| c.state.seen_onto(moving.from as _, to as _, self.count()));
         let onto = onto.as_ref();
         let w = c.state.words();
         let mut at = 0;
@@ -398,7 +403,7 @@ impl Watched {
         with_cells(&self.set, c, locals, |s, _| {
             out[..s.len()].copy_from_slice(s)
         });
-        let inside = self.probe.holds(moving.from, &moving.left, c, locals);
+        let inside = !self.leaves_from && self.probe.holds(moving.from, &moving.left, c, locals);
         set_to(&mut out[..c.state.words()], moving.from, inside);
     }
 
@@ -602,6 +607,14 @@ impl Probe {
         };
         terms.push((negated, term));
         Some(())
+    }
+
+    /// Whether the set leaves out the cell in local `slot` by name (a `x != name` of
+    /// its conjunction), whatever that cell's stack.
+    fn leaves_out(&self, slot: u16) -> bool {
+        self.terms.iter().any(|(negated, term)| {
+            *negated && matches!(term, Term::Single(Node::Local(s)) if *s == slot)
+        })
     }
 
     /// Whether `cell`, whose stack shows `seen`, is in the set.
