@@ -1404,6 +1404,18 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
         }
         let mut left = [0u64; WORDS];
         left[..w].copy_from_slice(cells);
+        // The names each entry records ([`Lister::entry`] for a head of two parts, none
+        // skipped, the second's last `in` choice counted): the same for every cell.
+        debug_assert_eq!(self.skipped, 0, "an overlaid head skips no part");
+        let [first, second, ..] = &self.action.parts[..] else {
+            return self.carried_moves(env, 0, cells);
+        };
+        let ins: SmallVec<[u16; 8]> = first
+            .ins
+            .iter()
+            .chain(&second.ins[..second.ins.len().saturating_sub(1)])
+            .copied()
+            .collect();
         for cell in cellset::members(cells) {
             env.locals[slot] = cell as i64;
             let (mut take, mut bound) = ([0u64; W], [0u64; W]);
@@ -1438,7 +1450,11 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
             }
             let at = self.out.sets.len() as u32;
             cellset::append(&mut self.out.sets, &take[..w]);
-            if !self.entry(env, Some((at, n as u64)), tail) {
+            let values = self.out.values.len();
+            for &slot in &ins {
+                self.out.values.push(env.locals[slot as usize]);
+            }
+            if !self.record(values, Some((at, n as u64)), tail) {
                 return false;
             }
         }
@@ -1497,6 +1513,13 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
                 self.out.values.push(env.locals[slot as usize]);
             }
         }
+        self.record(values, leaf, tail)
+    }
+
+    /// Records a combination whose `in` values were pushed from `values` on (see
+    /// [`Lister::entry`]).
+    #[inline(always)]
+    fn record(&mut self, values: usize, leaf: Option<(u32, u64)>, tail: u32) -> bool {
         let (at, count) = leaf.unwrap_or((u32::MAX, 1));
         let fits = self.out.entry(self.total, values, self.skipped, at, tail);
         self.total += count * u64::from(tail);
