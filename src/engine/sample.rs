@@ -1210,19 +1210,23 @@ impl Tail<'_> {
         } else {
             self.shape.known_listed
         };
-        // The set less the cells the names hold (`gone`), not copied.
+        // The set less the cells the names hold (`gone`, each counted once), not copied.
         let w = set.len();
         let mut gone = [0u64; WORDS];
+        let mut n = cellset::count(set);
         let mut names = known;
         while names != 0 {
             let slot = names.trailing_zeros() as usize;
             names &= names - 1;
             let cell = locals[slot];
-            if (0..cells).contains(&cell) && cellset::contains(set, cell as usize) {
+            if (0..cells).contains(&cell)
+                && cellset::contains(set, cell as usize)
+                && !cellset::contains(&gone[..w], cell as usize)
+            {
                 cellset::insert(&mut gone[..w], cell as usize);
+                n -= 1;
             }
         }
-        let mut n = cellset::count(set) - cellset::count(&gone[..w]);
         // The counted choice's cell is left out too: one fewer, whichever it is, when
         // every cell it may be is in the set.
         if let Some(t) = counted
