@@ -689,12 +689,12 @@ impl State {
             return false;
         }
         out.fill(0);
-        let kept = (self.height_sets.len() / w) as i64;
         // Where nothing can overflow, the heights within reach are one range, whose sets
         // lie side by side; beyond that (a value no stack is near), every kept height is
         // asked.
         const SANE: i64 = 1 << 40;
         if !(-SANE..SANE).contains(&value) || !(0..SANE).contains(&radius) {
+            let kept = (self.height_sets.len() / w) as i64;
             for h in (0..kept).filter(|&h| height_within(h, value, radius)) {
                 let at = h as usize * w;
                 for (o, s) in out.iter_mut().zip(&self.height_sets[at..at + w]) {
@@ -703,11 +703,16 @@ impl State {
             }
             return true;
         }
-        let (low, high) = ((value - radius).max(0), (value + radius + 1).min(kept));
+        // In words (no division: the kept sets are whole sets of `w` words).
+        let kept = self.height_sets.len() as i64;
+        let (low, high) = (
+            (value - radius).max(0) * w as i64,
+            ((value + radius + 1) * w as i64).min(kept),
+        );
         if low >= high {
             return true;
         }
-        let sets = &self.height_sets[low as usize * w..high as usize * w];
+        let sets = &self.height_sets[low as usize..high as usize];
         if let ([word, ..], 1) = (&mut *out, w) {
             // One word a set (boards of 64 cells or fewer): no inner loop.
             *word = sets.iter().fold(0, |acc, s| acc | s);
