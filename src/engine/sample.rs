@@ -1414,12 +1414,10 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
         let [first, second, ..] = &self.action.parts[..] else {
             return self.carried_moves(env, 0, cells);
         };
-        let ins: SmallVec<[u16; 8]> = first
-            .ins
-            .iter()
-            .chain(&second.ins[..second.ins.len().saturating_sub(1)])
-            .copied()
-            .collect();
+        let ins = (
+            &first.ins[..],
+            &second.ins[..second.ins.len().saturating_sub(1)],
+        );
         for cell in cellset::members(cells) {
             env.locals[slot] = cell as i64;
             let (mut take, mut bound) = ([0u64; W], [0u64; W]);
@@ -1455,7 +1453,7 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
             let at = self.out.sets.len() as u32;
             cellset::append(&mut self.out.sets, &take[..w]);
             let values = self.out.values.len();
-            for &slot in &ins {
+            for &slot in ins.0.iter().chain(ins.1) {
                 self.out.values.push(env.locals[slot as usize]);
             }
             if !self.record(values, Some((at, n as u64)), tail) {
