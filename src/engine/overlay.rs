@@ -18,7 +18,10 @@
 //! from the position before the move, with the two cells patched: nothing is played.
 //!
 //! Each set is made, at load, into a `Probe` that answers for one cell from what its
-//! stack will be. A set that reads neither the cell moved onto nor the second part's
+//! stack will be. A set that leaves out the cell moved from by name (`c != from`) is not
+//! asked about that cell; where every set leaves out a kind the moving pieces hold
+//! (`!has(c, pawn)`), the cell moved onto is in none of them, and what it will show is
+//! not worked out at all. A set that reads neither the cell moved onto nor the second part's
 //! names is worked out once per piece, not once per cell it may move to; one that reads
 //! the second part's names (the lowest stack), again only when their values change.
 //!
