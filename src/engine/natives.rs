@@ -7,6 +7,7 @@
 use smallvec::SmallVec;
 
 use super::board::{CellId, DIRECTIONS};
+use super::eval::count_kind;
 use super::game::Game;
 use super::hooks::{groups, line_of_sight, push};
 use super::program::Edits;
@@ -522,17 +523,6 @@ fn top<'a>(c: &'a Ctx, cell: i64) -> Option<&'a Piece> {
     } else {
         c.state.top(cell as CellId)
     }
-}
-
-fn count_kind(c: &Ctx, cell: i64, kind: i64) -> i64 {
-    if cell < 0 {
-        return 0;
-    }
-    c.state
-        .stack(cell as CellId)
-        .iter()
-        .filter(|p| p.kind as i64 == kind)
-        .count() as i64
 }
 
 pub(crate) fn step(c: &Ctx, cell: i64, dir: i64) -> i64 {
