@@ -20,10 +20,10 @@
 //! Each set is made, at load, into a `Probe` that answers for one cell from what its
 //! stack will be. A set that leaves out the cell moved from by name (`c != from`) is not
 //! asked about that cell; where every set leaves out a kind the moving pieces hold
-//! (`!has(c, pawn)`), the cell moved onto is in none of them, and what it will show is
-//! not worked out at all. A set that reads neither the cell moved onto nor the second part's
-//! names is worked out once per piece, not once per cell it may move to; one that reads
-//! the second part's names (the lowest stack), again only when their values change.
+//! (`!has(c, K)`), the cell moved onto is in none of them, and what it will show is
+//! not worked out at all. A set that reads neither the cell moved onto nor the second
+//! part's names is worked out once per piece, not once per cell it may move to; one that
+//! reads the second part's names (the lowest stack), again only when their values change.
 //!
 //! The listing is the same, in the same order (debug builds play every move the listing
 //! overlays, work the second part out the usual way, and stop where the two differ).
