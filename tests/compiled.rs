@@ -112,9 +112,8 @@ fn compiled_expressions_play_every_game_as_the_tree_walker_does() {
 fn checks_on_groups_after_a_move_are_decided_before_it_where_they_can_be() {
     // `engine::check_before`: the compiled game decides `slide`'s, `climb`'s, `hop`'s and
     // `topple`'s checks before their moves (every stack they read is a group's size), not
-    // `jump`'s
-    // (it reads a top too); the tree-walking reference asks every check after the move.
-    // The plays above compare the two position by position.
+    // `jump`'s (it reads a top too); the tree-walking reference asks every check after the
+    // move. The plays above compare the two position by position.
     let (compiled, walked) = both("tests/games/group_moves.toml", &[]);
     let decided = |g: &Game| -> Vec<(String, bool)> {
         let actions = g.actions.iter();

@@ -312,9 +312,9 @@ impl Overlay {
         };
         moving.from = from;
         moving.left = c.state.seen_left(from as _, self.count());
-        let stack = c.state.stack(from as _);
-        let moved = &stack[stack.len() - self.count().min(stack.len())..];
-        let kinds = moved
+        let kinds = c
+            .state
+            .moving(from as _, self.count())
             .iter()
             .filter(|p| p.kind < 64)
             .fold(0u64, |m, p| m | 1 << p.kind);

@@ -1411,9 +1411,7 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
         // The names each entry records ([`Lister::entry`] for a head of two parts, none
         // skipped, the second's last `in` choice counted): the same for every cell.
         debug_assert_eq!(self.skipped, 0, "an overlaid head skips no part");
-        let [first, second, ..] = &self.action.parts[..] else {
-            return self.carried_moves(env, 0, cells);
-        };
+        let (first, second) = (&self.action.parts[0], &self.action.parts[1]);
         let ins = (
             &first.ins[..],
             &second.ins[..second.ins.len().saturating_sub(1)],
@@ -1426,7 +1424,6 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
                 state: env.state,
                 me: env.me,
             };
-            let second = &self.action.parts[1];
             let found = overlay.step(
                 second,
                 &c,

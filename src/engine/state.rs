@@ -878,14 +878,20 @@ impl State {
     /// leaves without playing it (`engine::overlay`).
     pub fn seen_left(&self, from: CellId, count: usize) -> Seen {
         let a = self.stack(from);
-        self.seen(&a[..a.len() - count.min(a.len())])
+        self.seen(&a[..a.len() - self.moving(from, count).len()])
+    }
+
+    /// The pieces a move of the top `count` pieces (all, if fewer) of `from` takes along.
+    #[inline]
+    pub fn moving(&self, from: CellId, count: usize) -> &[Piece] {
+        let a = self.stack(from);
+        &a[a.len() - count.min(a.len())..]
     }
 
     /// What the sets would say of cell `to` once the top `count` pieces (all, if fewer)
     /// of `from` (another cell) moved onto it, without moving them.
     pub fn seen_onto(&self, from: CellId, to: CellId, count: usize) -> Seen {
-        let (a, b) = (self.stack(from), self.stack(to));
-        let moved = &a[a.len() - count.min(a.len())..];
+        let (b, moved) = (self.stack(to), self.moving(from, count));
         match (b, moved) {
             (_, []) => self.seen(b),
             ([], _) => self.seen(moved),
