@@ -600,6 +600,12 @@ notation = ' m{{at}}'
     // head is the step alone. A pull or a levitation may be skipped; the dwarf has one part.
     let g = game("splut", &[]);
     assert!(g.actions.iter().all(|a| a.shape.shallow));
+    // The levitation's rock is the one levitated on the ply before, or any: a variable
+    // the step before it does not set bounds its slots (one, or none, after a first one).
+    assert!(matches!(
+        &g.actions[0].parts[1].choices[0],
+        rulebook::engine::program::Choice::In { bound, .. } if bound.within.is_some()
+    ));
     // Chess: a piece, then where it goes, a set of cells the position decides.
     let g = game("chess", &[]);
     assert!(!g.actions[0].shape.shallow);
@@ -1054,6 +1060,15 @@ effect = 'place(q, p, me); mark = q'
 notation = ' +{q}'
 "#,
     );
+    // The second part's slots are bounded by its terms on `spent` and `mark` worked out
+    // before the ply (one cell, or none, from the second removal on); the third part's
+    // terms read `spent`, which the second part writes, and bound nothing.
+    let within = |part: usize| match &g.actions[0].parts[part].choices[0] {
+        rulebook::engine::program::Choice::In { bound, .. } => bound.within.is_some(),
+        _ => unreachable!("an `in` choice"),
+    };
+    assert!(within(1));
+    assert!(!within(2));
     // From the start: a1 steps to a2, b1 or b2 and c1 to b1, b2, c2, d1 or d2; each step
     // alone, or removing either piece of mine and then putting one on an empty cell next
     // to where the step went, or not.

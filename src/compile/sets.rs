@@ -81,17 +81,23 @@ pub fn optimise(game: &mut Game, fold_steps: bool) {
                 pass.node(check);
             }
         }
-        // Each set of cells learns what the effects of its part's earlier parts can add.
+        // Each set of cells learns what the effects of its part's earlier parts can add,
+        // and which of its terms they cannot change.
         let (mut before, mut last) = (Some(Edits::default()), Some(Edits::default()));
+        let mut written = 0u64;
         for (part, effect) in action.parts.iter_mut().zip(effects) {
             for choice in &mut part.choices {
-                if let Choice::In { bound, .. } = choice {
+                if let Choice::In { bound, domain, .. } = choice {
                     bound.gained = before.map(|e| e.gained(bound.tops, bound.excluded));
                     bound.gained_last = last.map(|e| e.gained(bound.tops, bound.excluded));
+                    if let Domain::Cells(set) = domain {
+                        bound.within = within(set, written);
+                    }
                 }
             }
             before = before.zip(effect).map(|(a, b)| a.then(b));
             last = effect;
+            written |= vars_written(&part.effect);
         }
     }
     for end in &mut game.ends {
@@ -604,6 +610,7 @@ fn set_bound(set: &SetExpr, links: u32, side: u32) -> SetBound {
             excluded: 0,
             gained: None,
             gained_last: None,
+            within: None,
         };
     }
     let cap = |s: &SetExpr| match s {
@@ -637,6 +644,7 @@ fn set_bound(set: &SetExpr, links: u32, side: u32) -> SetBound {
                 excluded,
                 gained: None,
                 gained_last: None,
+                within: None,
             }
         }
         s => SetBound {
@@ -646,8 +654,38 @@ fn set_bound(set: &SetExpr, links: u32, side: u32) -> SetBound {
             excluded: 0,
             gained: None,
             gained_last: None,
+            within: None,
         },
     }
+}
+
+/// The terms of `set` (a conjunction, or a set of one term) that read no stack and no
+/// variable in `written` ([`SetBound::within`]), if any.
+fn within(set: &SetExpr, written: u64) -> Option<SetExpr> {
+    let terms: Vec<(bool, SetExpr)> = match set {
+        SetExpr::Conj(terms) => terms
+            .iter()
+            .filter(|(_, t)| t.stackless_unless(written))
+            .cloned()
+            .collect(),
+        s if s.stackless_unless(written) => vec![(false, s.clone())],
+        _ => Vec::new(),
+    };
+    (!terms.is_empty()).then(|| SetExpr::Conj(terms.into()))
+}
+
+/// The variables `ops` may set, a bit per slot (every bit where a slot is 64 or more, or
+/// is a player's variable, whose slot is worked out as it runs).
+fn vars_written(ops: &[Op]) -> u64 {
+    ops.iter().fold(0, |bits, op| {
+        bits | match op {
+            Op::SetVar(s, _) if *s < 64 => 1 << s,
+            Op::SetVar(..) | Op::SetVarAt(..) => u64::MAX,
+            Op::If(_, t, f) => vars_written(t) | vars_written(f),
+            Op::For { body, .. } => vars_written(body),
+            Op::Let(..) | Op::Effect(..) => 0,
+        }
+    })
 }
 
 /// What running `ops` can change at most, if that is bounded; the cells it edits that

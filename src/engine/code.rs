@@ -164,7 +164,7 @@ pub fn compile_game(game: &mut Game) {
                         if let Some(f) = filter {
                             k.wrap(f);
                         }
-                        if let Some(set) = &mut bound.fixed {
+                        for set in [&mut bound.fixed, &mut bound.within].into_iter().flatten() {
                             k.wrap_set(set);
                         }
                     }

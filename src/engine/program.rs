@@ -240,6 +240,22 @@ impl SetExpr {
         }
     }
 
+    /// Whether the set reads no stack and nothing an effect can change but the variables
+    /// in `written` (see [`Node::fixed_unless`]): a condition on variables, one named cell,
+    /// a mask of the board, and their intersections and unions. Where the effects played
+    /// so far in a ply set none of those variables, it is the set it was at the start of
+    /// the ply, and a set it is a term of holds no more cells than it does.
+    pub fn stackless_unless(&self, written: u64) -> bool {
+        match self {
+            SetExpr::All | SetExpr::Mask(_) => true,
+            SetExpr::When(n) | SetExpr::Single(n) => n.fixed_unless(written),
+            SetExpr::Conj(terms) => terms.iter().all(|(_, t)| t.stackless_unless(written)),
+            SetExpr::Or(a, b) => a.stackless_unless(written) && b.stackless_unless(written),
+            SetExpr::Code(code) => code.set.stackless_unless(written),
+            _ => false,
+        }
+    }
+
     /// Whether a cell is in the set by its top piece alone (or by its having none).
     fn by_top(&self) -> bool {
         match self {
@@ -253,10 +269,46 @@ impl SetExpr {
     }
 }
 
+/// Natives whose value no effect changes within a ply: the turn's counters (moved on
+/// between plies) and the board's geometry.
+pub const OF_THE_PLY: &[&str] = &[
+    "turn",
+    "ply_in_turn",
+    "plies",
+    "forward",
+    "file",
+    "rank",
+    "cell",
+    "step",
+    "opposite",
+    "abs",
+    "min",
+    "max",
+];
+
 impl Node {
     /// Whether the value is the same throughout a ply: a constant or `me`.
     pub fn is_fixed(&self) -> bool {
         matches!(self, Node::Const(_) | Node::Me)
+    }
+
+    /// Whether the value reads no name and nothing an effect can change but the variables
+    /// in `written` (a bit per variable slot, below 64): constants, `me`, the other
+    /// variables and the natives [`OF_THE_PLY`], so that where the effects played so far
+    /// set none of those variables, its value then is its value at the start of the ply.
+    pub fn fixed_unless(&self, written: u64) -> bool {
+        match self {
+            Node::Const(_) | Node::Me => true,
+            Node::Var(s) => *s < 64 && written & (1 << s) == 0,
+            Node::Not(x) | Node::Neg(x) => x.fixed_unless(written),
+            Node::Binary(_, a, b) => a.fixed_unless(written) && b.fixed_unless(written),
+            Node::If(a, b, c) => [a, b, c].iter().all(|n| n.fixed_unless(written)),
+            Node::Call(_, args, name) => {
+                OF_THE_PLY.contains(name) && args.iter().all(|a| a.fixed_unless(written))
+            }
+            Node::Code(code) => code.node.fixed_unless(written),
+            _ => false,
+        }
     }
 }
 
@@ -456,6 +508,11 @@ pub struct SetBound {
     pub excluded: u64,
     pub gained: Option<u32>,
     pub gained_last: Option<u32>,
+    /// The terms of the conjunction that read no stack and that the effects of the
+    /// part's earlier parts cannot change ([`SetExpr::stackless_unless`]): the set they
+    /// make now, worked out where the part's slots are, holds every cell the set can
+    /// (a variable that asks for one cell, or none, bounds the set by one cell, or none).
+    pub within: Option<SetExpr>,
 }
 
 /// What an effect can do to the sets of a later part, where that is bounded: change the

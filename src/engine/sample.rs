@@ -958,7 +958,10 @@ fn set_bound(bound: &SetBound, c: &Ctx) -> u64 {
         }
         _ => cells,
     };
-    fixed.min(bound.cap.map_or(cells, u64::from))
+    let within = bound.within.as_ref().map_or(cells, |set| {
+        with_cells(set, c, &mut [], |s, _| cellset::count(s)) as u64
+    });
+    fixed.min(bound.cap.map_or(cells, u64::from)).min(within)
 }
 
 /// Appends a mask of directions to the sets as a set of `w` words (the directions in the
