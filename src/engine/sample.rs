@@ -81,6 +81,9 @@ const MOST_CANDIDATES: u64 = 1 << 40;
 /// being refused (the order is a list of their numbers); past that, the plies are listed.
 const MOST_SHUFFLED: u64 = 1 << 16;
 
+/// A plan's frame when its trials start from a frame of zeros ([`Plan::frame`]).
+const FRESH: u32 = u32::MAX;
+
 /// What drawing found.
 enum Found {
     Legal(Ply),
@@ -158,7 +161,8 @@ struct Plan {
     /// per `in` choice of each, in order).
     tail: u32,
     /// Where the names the first part works out once (its action's
-    /// [`super::program::HeadShape::settled`] choices) start in [`Numbered::frames`].
+    /// [`super::program::HeadShape::settled`] `let`s) start in [`Numbered::frames`];
+    /// [`FRESH`] when it has none.
     frame: u32,
     size: u64,
     /// Whether every candidate is a legal ply (nothing is tested when it is tried): then
@@ -508,19 +512,16 @@ impl Game {
                 self.walk_action(state, index, &mut out.plies);
                 let len = out.plies.len() - at;
                 if len > 0 {
-                    let frame_at = out.frames.len() as u32;
                     out.plans.push(Plan {
                         action: index as u16,
                         head: Head::Plies { at: at as u32 },
                         parts: action.parts.len() as u8,
                         head_count: len as u64,
                         tail: out.factors.len() as u32,
-                        frame: frame_at,
+                        frame: FRESH,
                         size: len as u64,
                         exact: true,
                     });
-                    out.frames
-                        .extend(std::iter::repeat_n(0, frame_len(action.frame)));
                 }
                 continue;
             }
@@ -535,6 +536,7 @@ impl Game {
             // The first part's `let`s and `where`s that read no chosen name: once, here.
             let settled = action.shape.settled;
             let mut possible = true;
+            let mut lets = false;
             let mut bits = settled;
             while bits != 0 && possible {
                 let i = bits.trailing_zeros() as usize;
@@ -542,6 +544,7 @@ impl Game {
                 match &part.choices[i] {
                     Choice::Let(slot, node) => {
                         locals[*slot as usize] = eval(node, &c, locals);
+                        lets = true;
                     }
                     Choice::Where(node) => possible = eval(node, &c, locals) != 0,
                     Choice::In { .. } => {}
@@ -580,11 +583,18 @@ impl Game {
                 }
                 size = size.saturating_mul(values.saturating_add(part.optional as u64));
             }
-            let frame_at = out.frames.len() as u32;
-            match <&[i64; FRAME_INLINE]>::try_from(&locals[..]) {
-                Ok(small) => out.frames.extend_from_slice(small),
-                Err(_) => out.frames.extend_from_slice(locals),
-            }
+            // The frame carries the settled `let`s to the trials; without any, a trial's
+            // names are all bound by the trial itself, and it starts from a fresh frame.
+            let frame_at = if lets {
+                let at = out.frames.len() as u32;
+                match <&[i64; FRAME_INLINE]>::try_from(&locals[..]) {
+                    Ok(small) => out.frames.extend_from_slice(small),
+                    Err(_) => out.frames.extend_from_slice(locals),
+                }
+                at
+            } else {
+                FRESH
+            };
             let last = &action.parts[parts as usize - 1];
             let exact = parts as usize == action.parts.len()
                 && last.check.is_none()
@@ -825,16 +835,27 @@ impl Game {
         } = scratch;
         let plan = &numbered.plans[which];
         let action = &self.actions[plan.action as usize];
-        let stored = &numbered.frames[plan.frame as usize..][..frame_len(action.frame)];
+        let len = frame_len(action.frame);
         let (mut small, mut large);
-        let locals: &mut [i64] = match <[i64; FRAME_INLINE]>::try_from(stored) {
-            Ok(copy) => {
-                small = copy;
+        let locals: &mut [i64] = if plan.frame == FRESH {
+            if len == FRAME_INLINE {
+                small = [0; FRAME_INLINE];
                 &mut small
-            }
-            Err(_) => {
-                large = stored.to_vec();
+            } else {
+                large = vec![0; len];
                 &mut large
+            }
+        } else {
+            let stored = &numbered.frames[plan.frame as usize..][..len];
+            match <[i64; FRAME_INLINE]>::try_from(stored) {
+                Ok(copy) => {
+                    small = copy;
+                    &mut small
+                }
+                Err(_) => {
+                    large = stored.to_vec();
+                    &mut large
+                }
             }
         };
         let mark = journal.mark();
