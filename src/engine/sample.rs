@@ -31,6 +31,9 @@
 //!   the top piece alone decides the set (`SetExpr::of_tops`), plus as many cells as can
 //!   newly join it: one per piece put down or top piece moved or removed, none for a
 //!   whole stack moved or removed; else the most the collection can hold on this board.
+//!   Either way, no more than the cells its terms that read no stack and no variable
+//!   the earlier parts set pass now (`SetBound::within`: "the cell named by a variable,
+//!   while another says so" is one cell, or none).
 //!   An optional part has one more value, "skipped". Every bound must hold: a collection
 //!   that outgrows its slots leaves plies without a candidate.
 //! - Where that part is the action's last after a listed head (a move, what to take, then
