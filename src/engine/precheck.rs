@@ -23,27 +23,13 @@ use super::board::CellId;
 use super::cellset;
 use super::eval::{eval, with_cells};
 use super::natives::Ctx;
-use super::program::{Action, Choice, Domain, Node, OneMove, Part, Repeat, SetExpr};
+use super::program::{Action, Choice, Domain, Node, OF_THE_PLY, OneMove, Part, Repeat, SetExpr};
 use super::sample::digit;
 use super::state::EMPTY_TOP;
 
-/// Natives that read nothing the move can change.
-const FIXED: &[&str] = &[
-    "turn",
-    "ply_in_turn",
-    "plies",
-    "alive",
-    "forward",
-    "next",
-    "file",
-    "rank",
-    "cell",
-    "step",
-    "opposite",
-    "abs",
-    "min",
-    "max",
-];
+/// Natives that read nothing a move can change, besides those of [`OF_THE_PLY`]: who is
+/// in the game, which a move leaves as it is (other effects may not).
+const OF_PLAYERS: &[&str] = &["alive", "next"];
 
 /// Natives that read the stack of the cell in their first argument and nothing else the
 /// move can change.
@@ -255,7 +241,7 @@ pub(super) fn cell_reads(node: &Node) -> Option<u64> {
         }
         Node::Call(_, args, name) => {
             let all = args.iter().try_fold(0, |m, a| Some(m | cell_reads(a)?))?;
-            if FIXED.contains(name) {
+            if OF_THE_PLY.contains(name) || OF_PLAYERS.contains(name) {
                 all
             } else if OF_CELL.contains(name) {
                 all | cell(args.first()?)?
