@@ -662,16 +662,14 @@ fn set_bound(set: &SetExpr, links: u32, side: u32) -> SetBound {
 /// The terms of `set` (a conjunction, or a set of one term) that read no stack and no
 /// variable in `written` ([`SetBound::within`]), if any.
 fn within(set: &SetExpr, written: u64) -> Option<SetExpr> {
-    let terms: Vec<(bool, SetExpr)> = match set {
-        SetExpr::Conj(terms) => terms
-            .iter()
-            .filter(|(_, t)| t.stackless_unless(written))
-            .cloned()
-            .collect(),
-        s if s.stackless_unless(written) => vec![(false, s.clone())],
-        _ => Vec::new(),
+    let SetExpr::Conj(terms) = set else {
+        return set.stackless_unless(written).then(|| set.clone());
     };
-    (!terms.is_empty()).then(|| SetExpr::Conj(terms.into()))
+    let kept: Vec<(bool, SetExpr)> = (terms.iter())
+        .filter(|(_, t)| t.stackless_unless(written))
+        .cloned()
+        .collect();
+    (!kept.is_empty()).then(|| SetExpr::Conj(kept.into()))
 }
 
 /// The variables `ops` may set, a bit per slot (every bit where a slot is 64 or more, or
