@@ -96,6 +96,7 @@ impl Compiler<'_> {
             shape: HeadShape::default(),
             precheck: None,
             overlay: None,
+            kept_head: None,
             head: Arc::new(Chain::new(&[], 0, false, false)),
         })
     }

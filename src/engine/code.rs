@@ -24,11 +24,13 @@ use std::sync::Arc;
 use crate::lang::ast::{AggOp, BinOp};
 
 use super::board::{Board, CellId};
+use super::chain::directions_args;
 use super::eval::{self, count_kind, empty_of, height_of, owner_of, top_of};
 use super::game::Game;
 use super::hooks::groups;
+use super::kept::{Kept, KeptHead, Reach, flip};
 use super::natives::Ctx;
-use super::program::{Aggregate, Choice, Domain, EndResult, Node, Op, SetExpr};
+use super::program::{Action, Aggregate, Choice, Domain, EndResult, Node, Op, SetExpr};
 use super::state::{NEUTRAL, NONE, State};
 
 /// A scalar expression as a closure: the context and the local slots in, the value out.
@@ -98,6 +100,14 @@ macro_rules! sized {
 
 sized!(W1 1 W2 2 W3 3 W4 4 W5 5 W6 6 W7 7 W8 8 W9 9 W10 10 W11 11);
 
+/// A set's terms, as a conjunction's (each with whether its complement is meant).
+fn terms(set: &SetExpr) -> Vec<(bool, &SetExpr)> {
+    match set {
+        SetExpr::Conj(terms) => terms.iter().map(|(n, t)| (*n, t)).collect(),
+        _ => vec![(false, set)],
+    }
+}
+
 /// Calls a function generic over the board's number of words with the game's own.
 macro_rules! by_words {
     ($words:expr, $f:ident($($arg:expr),*)) => {
@@ -147,6 +157,7 @@ pub fn compile_game(game: &mut Game) {
         words: board.all().len(),
     };
     for action in &mut game.actions {
+        action.kept_head = k.kept_head(action);
         if let Some(overlay) = &mut action.overlay {
             overlay.sets_mut().for_each(|set| k.wrap_set(set));
             overlay.nodes_mut().for_each(|node| k.wrap(node));
@@ -231,6 +242,85 @@ impl Kit<'_> {
             _ => return None,
         };
         Some(Numbered::Fixed(number))
+    }
+
+    /// The terms of a conjunction (each with whether its complement is meant) as sets
+    /// the position keeps, if every one is one of them (the mover's cells once at most).
+    fn kept<'s>(&self, terms: impl IntoIterator<Item = (bool, &'s SetExpr)>) -> Option<Kept> {
+        let mut numbers = Vec::new();
+        let mut mine = None;
+        for (negated, term) in terms {
+            match term {
+                SetExpr::All if !negated => {}
+                SetExpr::Empty => numbers.push((self.layout.occupied_number(), flip(!negated))),
+                _ => match self.numbered(term)? {
+                    Numbered::Fixed(i) => numbers.push((i, flip(negated))),
+                    Numbered::Mine if mine.is_none() => mine = Some(flip(negated)),
+                    Numbered::Mine => return None,
+                },
+            }
+        }
+        Some(Kept::new(numbers, mine))
+    }
+
+    /// `action`'s head as kept sets, where it is a pair head whose pieces are kept sets
+    /// and whose last choice is a step from the piece, or its neighbours, within kept
+    /// sets (see `engine::kept`).
+    fn kept_head(&self, action: &Action) -> Option<KeptHead> {
+        let shape = action.shape.pair?;
+        let part = action.parts.first()?;
+        let Choice::In {
+            slot,
+            domain: Domain::Cells(pieces),
+            filter: None,
+            ..
+        } = &part.choices[shape.first as usize]
+        else {
+            return None;
+        };
+        let Choice::In {
+            domain,
+            filter: None,
+            ..
+        } = &part.choices[shape.last as usize]
+        else {
+            return None;
+        };
+        let at_piece = |cell: &Node| matches!(*cell, Node::Local(s) if s == *slot);
+        let (reach, target) = match domain {
+            Domain::Steps { cell, dirs, target } if at_piece(cell) => {
+                let Node::Const(dirs) = **dirs else {
+                    return None;
+                };
+                (Reach::Steps((dirs & 0xff) as u8), self.kept(terms(target))?)
+            }
+            Domain::Native(native, args) if native.name == "directions" => {
+                let (cell, dirs) = directions_args(args)?;
+                (cell == usize::from(*slot)).then_some(())?;
+                (Reach::Links(dirs), Kept::new(Vec::new(), None))
+            }
+            Domain::Cells(set) => {
+                let mut table = None;
+                let mut rest = Vec::new();
+                for (negated, term) in terms(set) {
+                    match term {
+                        SetExpr::Neighbours(cell, t)
+                            if !negated && table.is_none() && at_piece(cell) =>
+                        {
+                            table = Some(*t);
+                        }
+                        _ => rest.push((negated, term)),
+                    }
+                }
+                (Reach::Neighbours(table?), self.kept(rest)?)
+            }
+            _ => return None,
+        };
+        Some(KeptHead {
+            pieces: self.kept(terms(pieces))?,
+            reach,
+            target,
+        })
     }
 
     /// Replaces an expression by its compiled form (names and constants, which `eval`
@@ -393,6 +483,27 @@ impl Kit<'_> {
                 })
             }
             Node::Step(x, d) => {
+                // A step from a named cell in a named or constant direction (`step(from,
+                // d)`, the commonest): both read where they are, not through closures.
+                if let Node::Local(i) = **x {
+                    let i = i as usize;
+                    match **d {
+                        Node::Local(j) => {
+                            let j = j as usize;
+                            return Box::new(move |c, l| super::natives::step(c, l[i], l[j]));
+                        }
+                        Node::Const(d) => {
+                            return Box::new(move |c, l| super::natives::step(c, l[i], d));
+                        }
+                        _ => {
+                            let d = self.scalar(d);
+                            return Box::new(move |c, l| {
+                                let d = d(c, l);
+                                super::natives::step(c, l[i], d)
+                            });
+                        }
+                    }
+                }
                 let (x, d) = (self.scalar(x), self.scalar(d));
                 Box::new(move |c, l| {
                     let x = x(c, l);
@@ -588,6 +699,25 @@ impl Kit<'_> {
             Node::Count(x, kind) => {
                 if let Node::Const(kind) = **kind {
                     at_local!(x, move |c: &Ctx, x: i64| count_kind(c, x, kind));
+                }
+            }
+            // A native function of names and constants (`first_empty(to, d) != none`):
+            // called inside the operator's closure.
+            Node::Call(native, args, _) => {
+                let native = *native;
+                let plain: Option<Vec<Arg>> = args.iter().map(Arg::of).collect();
+                match plain.as_deref() {
+                    Some(&[x]) => {
+                        let read = move |c: &Ctx, l: &mut [i64]| native(c, &[x.get(c.me, l)]);
+                        return self.arith_right(read, b, f);
+                    }
+                    Some(&[x, y]) => {
+                        let read = move |c: &Ctx, l: &mut [i64]| {
+                            native(c, &[x.get(c.me, l), y.get(c.me, l)])
+                        };
+                        return self.arith_right(read, b, f);
+                    }
+                    _ => {}
                 }
             }
             _ => {}

@@ -11,6 +11,7 @@ pub mod eval;
 pub mod game;
 pub mod generate;
 pub mod hooks;
+pub mod kept;
 pub mod natives;
 pub mod overlay;
 pub mod precheck;

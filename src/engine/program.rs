@@ -12,6 +12,7 @@ use super::check_before::CheckBefore;
 use super::code::{Code, SetCode};
 use super::effect::Effect;
 use super::eval::eval;
+use super::kept::KeptHead;
 use super::natives::{Ctx, Mut};
 use super::natives::{EffectFn, NativeFn, SetFn};
 use super::overlay::Overlay;
@@ -803,6 +804,10 @@ pub struct Action {
     /// first moves a piece between two named cells and the second reads each cell's own
     /// stack (see `engine::overlay`).
     pub overlay: Option<Overlay>,
+    /// The head as kept sets, where it is a pair head of a piece from a set the position
+    /// keeps that steps onto a cell of another (see `engine::kept`): what random draws
+    /// list it from, without working an expression out.
+    pub kept_head: Option<KeptHead>,
     /// The first part's choices but the settled ones ([`HeadShape::settled`]), compiled
     /// to a chain: what random draws list the head with, once those are worked out.
     pub head: Arc<Chain>,

@@ -64,6 +64,7 @@ use super::cellset::{self, WORDS};
 use super::chain::{Env, directions_args};
 use super::eval::{cells_into, domain, eval, steps, with_cells};
 use super::game::{Game, Ply, Probe};
+use super::kept::{KeptHead, Reach};
 use super::natives::{Ctx, Elems, Mut};
 use super::overlay::{Moving, Overlay};
 use super::precheck::{Precheck, Verdict};
@@ -755,24 +756,19 @@ impl Game {
         locals: &mut [i64],
         out: &mut Numbered,
     ) -> Option<(Head, u8, u64)> {
-        let part = &action.parts[0];
-        let Choice::In { domain, .. } = &part.choices[shape.last as usize] else {
-            return None;
-        };
         let pair = Pair {
             c: Ctx {
                 game: self,
                 state,
                 me: state.to_move,
             },
-            part,
+            part: &action.parts[0],
             shape,
             settled: action.shape.settled,
         };
-        if shape.tested {
-            pair.of::<true>(domain, locals, out)
-        } else {
-            pair.of::<false>(domain, locals, out)
+        match &action.kept_head {
+            Some(head) => pair.kept_head(head, locals, out),
+            None => pair.walked(locals, out),
         }
     }
 
@@ -1007,6 +1003,35 @@ struct Pair<'a> {
 }
 
 impl Pair<'_> {
+    /// Lists the entries of a head the compiled expressions work out.
+    #[inline(never)]
+    fn walked(&self, locals: &mut [i64], out: &mut Numbered) -> Option<(Head, u8, u64)> {
+        let Choice::In { domain, .. } = &self.part.choices[self.shape.last as usize] else {
+            return None;
+        };
+        if self.shape.tested {
+            self.of::<true>(domain, locals, out)
+        } else {
+            self.of::<false>(domain, locals, out)
+        }
+    }
+
+    /// Lists the entries of a head of kept sets ([`Pair::kept`]).
+    #[inline(never)]
+    fn kept_head(
+        &self,
+        head: &KeptHead,
+        locals: &mut [i64],
+        out: &mut Numbered,
+    ) -> Option<(Head, u8, u64)> {
+        match (self.c.state.words(), self.shape.tested) {
+            (1, false) => self.kept::<1, false>(head, locals, out, 1),
+            (1, true) => self.kept::<1, true>(head, locals, out, 1),
+            (w, false) => self.kept::<WORDS, false>(head, locals, out, w),
+            (w, true) => self.kept::<WORDS, true>(head, locals, out, w),
+        }
+    }
+
     /// Lists the entries, the elements of the last choice (over `domain`) tested one by
     /// one when `TESTED`.
     fn of<const TESTED: bool>(
@@ -1066,10 +1091,6 @@ impl Pair<'_> {
         let Choice::In { slot: to, .. } = &self.part.choices[last] else {
             return None;
         };
-        // What follows the last choice and is worked out per element: its `let`s and
-        // `where`s but the settled ones; only a `where` can refuse an element.
-        let after = (last + 1..self.part.choices.len()).filter(|&i| self.settled & (1 << i) == 0);
-        let w = self.c.state.words();
         let mark = out.mark();
         let at = mark.0;
         let mut words = [0u64; WORDS];
@@ -1080,24 +1101,7 @@ impl Pair<'_> {
             let leaf = out.sets.len();
             let mut count = second(&self.c, locals, &mut out.sets);
             if TESTED && count > 0 {
-                let set = &mut out.sets[leaf..];
-                let mut found = [0u64; WORDS];
-                found[..w].copy_from_slice(set);
-                for x in cellset::members(&found[..w]) {
-                    locals[*to as usize] = x as i64;
-                    let passes = after.clone().all(|i| match &self.part.choices[i] {
-                        Choice::Let(slot, node) => {
-                            locals[*slot as usize] = eval(node, &self.c, locals);
-                            true
-                        }
-                        Choice::Where(node) => eval(node, &self.c, locals) != 0,
-                        Choice::In { .. } => true,
-                    });
-                    if !passes {
-                        set[x / 64] &= !(1 << (x % 64));
-                        count -= 1;
-                    }
-                }
+                count = self.tested(locals, *to as usize, &mut out.sets[leaf..], count);
             }
             if count == 0 {
                 out.sets.truncate(leaf);
@@ -1106,6 +1110,128 @@ impl Pair<'_> {
             let values = out.values.len();
             out.values.push(e as i64);
             let fits = out.entry(total, values, 0, leaf as u32, 1);
+            total += count;
+            if !fits {
+                out.rewind(mark);
+                return None;
+            }
+        }
+        let len = (out.entries.len() - at) as u32;
+        Some((
+            Head::Listed {
+                at: at as u32,
+                len,
+                tail: false,
+            },
+            1,
+            total,
+        ))
+    }
+}
+
+impl Pair<'_> {
+    /// Leaves in `set` (the elements of the last choice, `count` of them, for the piece in
+    /// the frame) those that pass what follows the last choice, bound to slot `to` in
+    /// turn; how many are left. What follows is worked out per element: its `let`s and
+    /// `where`s but the settled ones; only a `where` can refuse an element.
+    fn tested(&self, locals: &mut [i64], to: usize, set: &mut [u64], mut count: u64) -> u64 {
+        let last = self.shape.last as usize;
+        let after = (last + 1..self.part.choices.len()).filter(|&i| self.settled & (1 << i) == 0);
+        let w = set.len();
+        let mut found = [0u64; WORDS];
+        found[..w].copy_from_slice(set);
+        for x in cellset::members(&found[..w]) {
+            locals[to] = x as i64;
+            let passes = after.clone().all(|i| match &self.part.choices[i] {
+                Choice::Let(slot, node) => {
+                    locals[*slot as usize] = eval(node, &self.c, locals);
+                    true
+                }
+                Choice::Where(node) => eval(node, &self.c, locals) != 0,
+                Choice::In { .. } => true,
+            });
+            if !passes {
+                set[x / 64] &= !(1 << (x % 64));
+                count -= 1;
+            }
+        }
+        count
+    }
+
+    /// [`Game::pair_head`] for a head of kept sets ([`KeptHead`]): the pieces and each
+    /// one's elements read from the position's words and the board's links, on a board of
+    /// `w` words worked out in arrays of `W` (a register, for boards of up to 64 cells).
+    #[inline(always)]
+    fn kept<const W: usize, const TESTED: bool>(
+        &self,
+        head: &KeptHead,
+        locals: &mut [i64],
+        out: &mut Numbered,
+        w: usize,
+    ) -> Option<(Head, u8, u64)> {
+        let (Choice::In { slot, .. }, Choice::In { slot: to, .. }) = (
+            &self.part.choices[self.shape.first as usize],
+            &self.part.choices[self.shape.last as usize],
+        ) else {
+            return None;
+        };
+        let c = &self.c;
+        let (mut pieces, mut target) = ([0u64; W], [0u64; W]);
+        if W == 1 {
+            pieces[0] = head.pieces.word(c);
+            target[0] = head.target.word(c);
+        } else {
+            head.pieces.words_into(c, &mut pieces[..w]);
+            head.target.words_into(c, &mut target[..w]);
+        }
+        let board = &c.game.board;
+        let mark = out.mark();
+        let at = mark.0;
+        let mut total = 0u64;
+        for e in cellset::members(&pieces[..w]) {
+            locals[*slot as usize] = e as i64;
+            let mut leaf = [0u64; W];
+            let mut count = match head.reach {
+                Reach::Steps(dirs) => {
+                    let mut left = dirs & board.link_dirs(e as CellId);
+                    let mut n = 0;
+                    while left != 0 {
+                        let d = left.trailing_zeros() as usize;
+                        left &= left - 1;
+                        if let Some(to) = board.step(e as CellId, d)
+                            && cellset::contains(&target[..w], to as usize)
+                        {
+                            leaf[0] |= 1 << d;
+                            n += 1;
+                        }
+                    }
+                    n
+                }
+                Reach::Links(dirs) => {
+                    leaf[0] = u64::from(dirs & board.link_dirs(e as CellId));
+                    u64::from(leaf[0].count_ones())
+                }
+                Reach::Neighbours(table) => {
+                    let near = board.neighbours(table, e as CellId);
+                    let mut n = 0;
+                    for i in 0..w {
+                        leaf[i] = near[i] & target[i];
+                        n += u64::from(leaf[i].count_ones());
+                    }
+                    n
+                }
+            };
+            if TESTED && count > 0 {
+                count = self.tested(locals, *to as usize, &mut leaf[..w], count);
+            }
+            if count == 0 {
+                continue;
+            }
+            let leaf_at = out.sets.len();
+            out.sets.extend_from_slice(&leaf[..w]);
+            let values = out.values.len();
+            out.values.push(e as i64);
+            let fits = out.entry(total, values, 0, leaf_at as u32, 1);
             total += count;
             if !fits {
                 out.rewind(mark);
