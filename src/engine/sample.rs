@@ -69,7 +69,7 @@ use super::natives::{Ctx, Elems, Mut};
 use super::overlay::{Moving, Overlay};
 use super::precheck::{Precheck, Verdict};
 use super::program::{
-    Action, Choice, Domain, FRAME_INLINE, Most, PairShape, Part, Repeat, SetBound, TailShape,
+    Action, Choice, Domain, FRAME_INLINE, Most, Node, PairShape, Part, Repeat, SetBound, TailShape,
     frame, frame_len,
 };
 use super::state::{Journal, State};
@@ -1135,20 +1135,30 @@ impl Pair<'_> {
     /// turn; how many are left. What follows is worked out per element: its `let`s and
     /// `where`s but the settled ones; only a `where` can refuse an element.
     fn tested(&self, locals: &mut [i64], to: usize, set: &mut [u64], mut count: u64) -> u64 {
+        // Each `let`'s slot and expression, and each `where`'s (with no slot).
         let last = self.shape.last as usize;
-        let after = (last + 1..self.part.choices.len()).filter(|&i| self.settled & (1 << i) == 0);
+        let after: SmallVec<[(Option<usize>, &Node); 4]> = (last + 1..self.part.choices.len())
+            .filter(|&i| self.settled & (1 << i) == 0)
+            .filter_map(|i| match &self.part.choices[i] {
+                Choice::Let(slot, node) => Some((Some(*slot as usize), node)),
+                Choice::Where(node) => Some((None, node)),
+                Choice::In { .. } => None,
+            })
+            .collect();
         let w = set.len();
         let mut found = [0u64; WORDS];
         found[..w].copy_from_slice(set);
         for x in cellset::members(&found[..w]) {
             locals[to] = x as i64;
-            let passes = after.clone().all(|i| match &self.part.choices[i] {
-                Choice::Let(slot, node) => {
-                    locals[*slot as usize] = eval(node, &self.c, locals);
-                    true
+            let passes = after.iter().all(|&(slot, node)| {
+                let value = eval(node, &self.c, locals);
+                match slot {
+                    Some(slot) => {
+                        locals[slot] = value;
+                        true
+                    }
+                    None => value != 0,
                 }
-                Choice::Where(node) => eval(node, &self.c, locals) != 0,
-                Choice::In { .. } => true,
             });
             if !passes {
                 set[x / 64] &= !(1 << (x % 64));
