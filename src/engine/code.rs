@@ -701,12 +701,19 @@ impl Kit<'_> {
                     at_local!(x, move |c: &Ctx, x: i64| count_kind(c, x, kind));
                 }
             }
-            // A native function of names and constants (`first_empty(to, d) != none`):
-            // called inside the operator's closure.
+            // A native function of names and constants, or of nothing (`first_empty(to,
+            // d) != none`, `turn - 1`): called inside the operator's closure.
             Node::Call(native, args, _) => {
                 let native = *native;
                 let plain: Option<Vec<Arg>> = args.iter().map(Arg::of).collect();
                 match plain.as_deref() {
+                    Some(&[]) => {
+                        return self.arith_right(
+                            move |c: &Ctx, _: &mut [i64]| native(c, &[]),
+                            b,
+                            f,
+                        );
+                    }
                     Some(&[x]) => {
                         let read = move |c: &Ctx, l: &mut [i64]| native(c, &[x.get(c.me, l)]);
                         return self.arith_right(read, b, f);
