@@ -198,6 +198,17 @@ impl Stacks {
         self.cells[to].len += moving as u32;
     }
 
+    /// [`Stacks::transfer`] of the one piece of `from` onto the empty `to` (every region
+    /// has room for [`ROOM`] pieces at least): two stores and no loop.
+    #[inline(always)]
+    pub fn shift(&mut self, from: usize, to: usize, stamp: impl Fn(Piece) -> Piece) {
+        let (f, t) = (self.cells[from], self.cells[to]);
+        debug_assert!(f.len == 1 && t.len == 0 && t.room >= 1);
+        self.pieces[t.start as usize] = stamp(self.pieces[f.start as usize]);
+        self.cells[from].len = 0;
+        self.cells[to].len = 1;
+    }
+
     /// A cell's stack, open for change.
     #[inline]
     pub fn stack_mut(&mut self, cell: usize) -> StackMut<'_> {

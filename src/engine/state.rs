@@ -536,8 +536,7 @@ impl State {
     #[inline(always)]
     fn shift(&mut self, from: usize, to: usize) {
         let turn = self.turn;
-        self.stacks
-            .transfer(from, to, 1, |piece| piece.stamped(turn));
+        self.stacks.shift(from, to, |piece| piece.stamped(turn));
         self.swap_kept(from, to);
     }
 
@@ -1261,8 +1260,7 @@ impl Journal {
                 }
                 Some(Undo::Shift { from, to, piece }) => {
                     let (from, to) = (from as usize, to as usize);
-                    state.stacks.truncate(to, 0);
-                    state.stacks.push(from, piece);
+                    state.stacks.shift(to, from, |_| piece);
                     state.swap_kept(from, to);
                 }
                 Some(Undo::Var(i, v)) => state.vars[i] = v,
