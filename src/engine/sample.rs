@@ -1208,12 +1208,19 @@ impl Pair<'_> {
                     while left != 0 {
                         let d = left.trailing_zeros() as usize;
                         left &= left - 1;
-                        if let Some(to) = board.step(e as CellId, d)
-                            && cellset::contains(&target[..w], to as usize)
-                        {
-                            leaf[0] |= 1 << d;
-                            n += 1;
-                        }
+                        // (On one word the target's bit is added in, not branched on:
+                        // which way it goes is the position's, and a processor guesses it
+                        // wrong half the time. A link in `left` always leads somewhere.)
+                        let bit = board.step(e as CellId, d).map_or(0, |to| {
+                            let to = to as usize;
+                            if W == 1 {
+                                (target[0] >> (to % 64)) & 1
+                            } else {
+                                u64::from(cellset::contains(&target[..w], to))
+                            }
+                        });
+                        leaf[0] |= bit << d;
+                        n += bit;
                     }
                     n
                 }
