@@ -54,9 +54,23 @@ fn both(path: &str, params: &[(&str, &str)]) -> (Game, Game) {
     (compiled, walked)
 }
 
-/// Plays seeded random games on both and compares every position on the way.
+/// Whether the two builds number a position's candidates alike. A `where` after a step
+/// that the compiled game folds into the step's set is counted exactly, whereas the
+/// reference keeps it a `where`, which the draw tests on the candidate it drew (a pair
+/// head's, `engine::sample`): each draw is uniform, but from candidates numbered apart.
+fn same_numbering(compiled: &Game, walked: &Game) -> bool {
+    let tested = |g: &Game| -> Vec<Option<bool>> {
+        let actions = g.actions.iter();
+        actions.map(|a| a.shape.pair.map(|p| p.tested)).collect()
+    };
+    tested(compiled) == tested(walked)
+}
+
+/// Plays seeded random games on both and compares every position on the way (where the
+/// two number their candidates apart, the reference plays the compiled game's draws).
 fn agree(path: &str, params: &[(&str, &str)], seeds: u64, max_plies: usize) {
     let (compiled, walked) = both(path, params);
+    let same = same_numbering(&compiled, &walked);
     for seed in 0..seeds {
         let mut rng_c = Xoshiro256PlusPlus::seed_from_u64(seed);
         let mut rng_w = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -77,7 +91,11 @@ fn agree(path: &str, params: &[(&str, &str)], seeds: u64, max_plies: usize) {
                 );
             }
             let drawn_c = compiled.play_random(&mut c, &mut rng_c);
-            let drawn_w = walked.play_random(&mut w, &mut rng_w);
+            let drawn_w = if same {
+                walked.play_random(&mut w, &mut rng_w)
+            } else {
+                drawn_c.clone().inspect(|ply| walked.play(&mut w, ply))
+            };
             assert_eq!(drawn_c, drawn_w, "{at}: the drawn ply");
             assert_eq!(c, w, "{at}: the position after the drawn ply");
             if drawn_c.is_none() {
@@ -106,6 +124,18 @@ fn compiled_expressions_play_every_game_as_the_tree_walker_does() {
     for (path, params) in GAMES {
         agree(path, params, 3, 400);
     }
+    // Only a game with a pair head's `where` that the compiled build folds and the
+    // reference leaves to the draw numbers its candidates apart: every other game above
+    // compared its draws too.
+    let apart: Vec<&str> = GAMES
+        .iter()
+        .filter(|(path, params)| {
+            let (compiled, walked) = both(path, params);
+            !same_numbering(&compiled, &walked)
+        })
+        .map(|(path, _)| *path)
+        .collect();
+    assert_eq!(apart, ["games/splut.toml"; 4]);
 }
 
 #[test]

@@ -885,7 +885,7 @@ pub struct HeadShape {
     /// cells without a filter, then the part's last `in` choice, followed by nothing but
     /// `let`s and `where`s: a set of cells, the directions of a folded step, or a cell's
     /// link directions (a piece, then where it goes or the way it goes). The second's
-    /// elements that pass what follows it are worked out as one set.
+    /// elements are worked out as one set; what follows it, on the drawn candidate.
     pub pair: Option<PairShape>,
     /// For a head of one part (first) and of two (second): the part after it, when it
     /// is the action's last and gets slots for each listed combination of the head.
@@ -894,7 +894,8 @@ pub struct HeadShape {
     /// that a candidate made from a listed combination does not work out again: the
     /// first part's settled ones (worked out once per position), and those that only
     /// their own part's `where`s and `in` choices read, which the listing has tested and
-    /// chosen already (the lowest stacks, in a rule that takes from one of them).
+    /// chosen already (the lowest stacks, in a rule that takes from one of them). A pair
+    /// head whose `where`s the draw tests works every `let` out.
     pub unread_lets: [u64; 2],
 }
 
@@ -1127,8 +1128,8 @@ pub struct PairShape {
     pub first: u8,
     /// The index of the part's last `in` choice.
     pub last: u8,
-    /// Whether a `where` that is not settled follows the last choice, so that its
-    /// elements are tested one by one.
+    /// Whether a `where` that is not settled follows the last choice: the listing counts
+    /// every element, and a drawn candidate is tested before it is played.
     pub tested: bool,
 }
 

@@ -21,7 +21,12 @@
 //!   where the board alone fixes the second part's slots: `HeadShape::shallow`). When
 //!   the last `in` choice listed is a set of cells with nothing left to test per element,
 //!   a combination of the others stands for as many candidates as that set has cells (a
-//!   popcount). Nothing in the head is padded or rejected for its filters and `where`s.
+//!   popcount). Nothing in the head is padded or rejected for its filters and `where`s,
+//!   but for the `where`s that follow the last choice of a pair head (a piece, the way it
+//!   goes, then a test of where that leads): its listing counts every element, and a
+//!   drawn candidate is tested before it is played (`Head::Listed::untested`). Testing
+//!   every element of every such action at every ply cost more than refusing the few
+//!   drawn candidates that fail (a tenth of one game's instructions a ply).
 //! - Each `in` choice of a part after the head (which sees the position the earlier
 //!   parts' effects left) gets a fixed number of slots, at least as many as its collection
 //!   can hold whatever those effects did: for a set of cells whose cells each depend on
@@ -69,7 +74,7 @@ use super::natives::{Ctx, Elems, Mut};
 use super::overlay::{Moving, Overlay};
 use super::precheck::{Precheck, Verdict};
 use super::program::{
-    Action, Choice, Domain, FRAME_INLINE, Most, Node, PairShape, Part, Repeat, SetBound, TailShape,
+    Action, Choice, Domain, FRAME_INLINE, Most, PairShape, Part, Repeat, SetBound, TailShape,
     frame, frame_len,
 };
 use super::state::{Journal, State};
@@ -130,7 +135,14 @@ enum Head {
     Product { at: u32, len: u32 },
     /// Listed combinations, [`Numbered::entries`] `at..at + len`; with `tail`, the part
     /// after them got slots for each combination ([`Entry::tail`]), counted in.
-    Listed { at: u32, len: u32, tail: bool },
+    Listed {
+        at: u32,
+        len: u32,
+        tail: bool,
+        /// The first part's `where`s after its last choice are not tested by the listing
+        /// (a pair head's, [`super::program::PairShape::tested`]): a drawn candidate is.
+        untested: bool,
+    },
     /// Whole plies, [`Numbered::plies`] `at..at + len`: an action whose last part repeats
     /// (a capture chain), whose plies are walked and listed.
     Plies { at: u32 },
@@ -610,7 +622,8 @@ impl Game {
                         });
                         !unsettled_where && factors.iter().all(|f| !matches!(f, Factor::Slots(_)))
                     }
-                    Head::Listed { .. } | Head::Plies { .. } => true,
+                    Head::Listed { untested, .. } => !untested,
+                    Head::Plies { .. } => true,
                 };
             out.plans.push(Plan {
                 action: index as u16,
@@ -710,6 +723,7 @@ impl Game {
                         at: at as u32,
                         len,
                         tail,
+                        untested: false,
                     },
                     depth as u8,
                     total,
@@ -764,10 +778,9 @@ impl Game {
             },
             part: &action.parts[0],
             shape,
-            settled: action.shape.settled,
         };
         match &action.kept_head {
-            Some(head) => pair.kept_head(head, locals, out),
+            Some(head) => pair.kept_head(head, out),
             None => pair.walked(locals, out),
         }
     }
@@ -999,7 +1012,6 @@ struct Pair<'a> {
     c: Ctx<'a>,
     part: &'a Part,
     shape: PairShape,
-    settled: u64,
 }
 
 impl Pair<'_> {
@@ -1009,55 +1021,22 @@ impl Pair<'_> {
         let Choice::In { domain, .. } = &self.part.choices[self.shape.last as usize] else {
             return None;
         };
-        if self.shape.tested {
-            self.of::<true>(domain, locals, out)
-        } else {
-            self.of::<false>(domain, locals, out)
-        }
-    }
-
-    /// Lists the entries of a head of kept sets ([`Pair::kept`]).
-    #[inline(never)]
-    fn kept_head(
-        &self,
-        head: &KeptHead,
-        locals: &mut [i64],
-        out: &mut Numbered,
-    ) -> Option<(Head, u8, u64)> {
-        match (self.c.state.words(), self.shape.tested) {
-            (1, false) => self.kept::<1, false>(head, locals, out, 1),
-            (1, true) => self.kept::<1, true>(head, locals, out, 1),
-            (w, false) => self.kept::<WORDS, false>(head, locals, out, w),
-            (w, true) => self.kept::<WORDS, true>(head, locals, out, w),
-        }
-    }
-
-    /// Lists the entries, the elements of the last choice (over `domain`) tested one by
-    /// one when `TESTED`.
-    fn of<const TESTED: bool>(
-        &self,
-        domain: &Domain,
-        locals: &mut [i64],
-        out: &mut Numbered,
-    ) -> Option<(Head, u8, u64)> {
         let w = self.c.state.words();
         // The last choice's elements for the piece in the frame, appended to the sets
         // (as many words as the position's sets), and how many they are.
         match domain {
-            Domain::Cells(targets) => self.list::<TESTED>(locals, out, |c, locals, sets| {
+            Domain::Cells(targets) => self.list(locals, out, |c, locals, sets| {
                 with_cells(targets, c, locals, |s, _| {
                     cellset::append(sets, s);
                     cellset::count(s) as u64
                 })
             }),
-            Domain::Steps { cell, dirs, target } => {
-                self.list::<TESTED>(locals, out, |c, locals, sets| {
-                    append_mask(sets, steps(cell, dirs, target, c, locals), w)
-                })
-            }
+            Domain::Steps { cell, dirs, target } => self.list(locals, out, |c, locals, sets| {
+                append_mask(sets, steps(cell, dirs, target, c, locals), w)
+            }),
             Domain::Native(_, args) => {
                 let (cell, dirs) = directions_args(args)?;
-                self.list::<TESTED>(locals, out, |c, locals, sets| {
+                self.list(locals, out, |c, locals, sets| {
                     let cell = locals[cell];
                     let mask = if cell < 0 {
                         0
@@ -1071,9 +1050,34 @@ impl Pair<'_> {
         }
     }
 
+    /// Lists the entries of a head of kept sets ([`Pair::kept`]).
+    #[inline(never)]
+    fn kept_head(&self, head: &KeptHead, out: &mut Numbered) -> Option<(Head, u8, u64)> {
+        match self.c.state.words() {
+            1 => self.kept::<1>(head, out, 1),
+            w => self.kept::<WORDS>(head, out, w),
+        }
+    }
+
+    /// The head of the listing, once its entries are in `out` from `at` on: what follows
+    /// the last choice, if anything, is left to the draw ([`Head::Listed::untested`]).
+    fn listed(&self, at: usize, out: &Numbered, total: u64) -> Option<(Head, u8, u64)> {
+        let len = (out.entries.len() - at) as u32;
+        Some((
+            Head::Listed {
+                at: at as u32,
+                len,
+                tail: false,
+                untested: self.shape.tested,
+            },
+            1,
+            total,
+        ))
+    }
+
     /// Lists one entry per piece, standing for the elements that `second` appends to
-    /// the sets (and counts) and that pass the `where`s after the last choice.
-    fn list<const TESTED: bool>(
+    /// the sets (and counts).
+    fn list(
         &self,
         locals: &mut [i64],
         out: &mut Numbered,
@@ -1087,10 +1091,6 @@ impl Pair<'_> {
         else {
             return None;
         };
-        let last = self.shape.last as usize;
-        let Choice::In { slot: to, .. } = &self.part.choices[last] else {
-            return None;
-        };
         let mark = out.mark();
         let at = mark.0;
         let mut words = [0u64; WORDS];
@@ -1099,10 +1099,7 @@ impl Pair<'_> {
         for e in cellset::members(&words[..n]) {
             locals[*slot as usize] = e as i64;
             let leaf = out.sets.len();
-            let mut count = second(&self.c, locals, &mut out.sets);
-            if TESTED && count > 0 {
-                count = self.tested(locals, *to as usize, &mut out.sets[leaf..], count);
-            }
+            let count = second(&self.c, locals, &mut out.sets);
             if count == 0 {
                 out.sets.truncate(leaf);
                 continue;
@@ -1116,75 +1113,19 @@ impl Pair<'_> {
                 return None;
             }
         }
-        let len = (out.entries.len() - at) as u32;
-        Some((
-            Head::Listed {
-                at: at as u32,
-                len,
-                tail: false,
-            },
-            1,
-            total,
-        ))
-    }
-}
-
-impl Pair<'_> {
-    /// Leaves in `set` (the elements of the last choice, `count` of them, for the piece in
-    /// the frame) those that pass what follows the last choice, bound to slot `to` in
-    /// turn; how many are left. What follows is worked out per element: its `let`s and
-    /// `where`s but the settled ones; only a `where` can refuse an element.
-    fn tested(&self, locals: &mut [i64], to: usize, set: &mut [u64], mut count: u64) -> u64 {
-        // Each `let`'s slot and expression, and each `where`'s (with no slot).
-        let last = self.shape.last as usize;
-        let after: SmallVec<[(Option<usize>, &Node); 4]> = (last + 1..self.part.choices.len())
-            .filter(|&i| self.settled & (1 << i) == 0)
-            .filter_map(|i| match &self.part.choices[i] {
-                Choice::Let(slot, node) => Some((Some(*slot as usize), node)),
-                Choice::Where(node) => Some((None, node)),
-                Choice::In { .. } => None,
-            })
-            .collect();
-        let w = set.len();
-        let mut found = [0u64; WORDS];
-        found[..w].copy_from_slice(set);
-        for x in cellset::members(&found[..w]) {
-            locals[to] = x as i64;
-            let passes = after.iter().all(|&(slot, node)| {
-                let value = eval(node, &self.c, locals);
-                match slot {
-                    Some(slot) => {
-                        locals[slot] = value;
-                        true
-                    }
-                    None => value != 0,
-                }
-            });
-            if !passes {
-                set[x / 64] &= !(1 << (x % 64));
-                count -= 1;
-            }
-        }
-        count
+        self.listed(at, out, total)
     }
 
     /// [`Game::pair_head`] for a head of kept sets ([`KeptHead`]): the pieces and each
     /// one's elements read from the position's words and the board's links, on a board of
     /// `w` words worked out in arrays of `W` (a register, for boards of up to 64 cells).
     #[inline(always)]
-    fn kept<const W: usize, const TESTED: bool>(
+    fn kept<const W: usize>(
         &self,
         head: &KeptHead,
-        locals: &mut [i64],
         out: &mut Numbered,
         w: usize,
     ) -> Option<(Head, u8, u64)> {
-        let (Choice::In { slot, .. }, Choice::In { slot: to, .. }) = (
-            &self.part.choices[self.shape.first as usize],
-            &self.part.choices[self.shape.last as usize],
-        ) else {
-            return None;
-        };
         let c = &self.c;
         let (mut pieces, mut target) = ([0u64; W], [0u64; W]);
         if W == 1 {
@@ -1199,9 +1140,8 @@ impl Pair<'_> {
         let at = mark.0;
         let mut total = 0u64;
         for e in cellset::members(&pieces[..w]) {
-            locals[*slot as usize] = e as i64;
             let mut leaf = [0u64; W];
-            let mut count = match head.reach {
+            let count = match head.reach {
                 Reach::Steps(dirs) => {
                     let mut left = dirs & board.link_dirs(e as CellId);
                     let mut n = 0;
@@ -1238,9 +1178,6 @@ impl Pair<'_> {
                     n
                 }
             };
-            if TESTED && count > 0 {
-                count = self.tested(locals, *to as usize, &mut leaf[..w], count);
-            }
             if count == 0 {
                 continue;
             }
@@ -1255,16 +1192,7 @@ impl Pair<'_> {
                 return None;
             }
         }
-        let len = (out.entries.len() - at) as u32;
-        Some((
-            Head::Listed {
-                at: at as u32,
-                len,
-                tail: false,
-            },
-            1,
-            total,
-        ))
+        self.listed(at, out, total)
     }
 }
 
@@ -1819,7 +1747,12 @@ impl Trial<'_, '_> {
             Head::Plies { at, .. } => {
                 return self.replay(action, &s.plies[(at as u64 + head) as usize]);
             }
-            Head::Listed { at, len, tail } => {
+            Head::Listed {
+                at,
+                len,
+                tail,
+                untested,
+            } => {
                 let entries = &s.entries[at as usize..(at + len) as usize];
                 let e = entries.partition_point(|e| e.before <= head) - 1;
                 let entry = entries[e];
@@ -1830,7 +1763,7 @@ impl Trial<'_, '_> {
                         .listed_with_tail(action, plan, s, entry, k)
                         .map(|()| skipped);
                 }
-                self.listed(action, plan, s, entry, k, second)?
+                self.listed(action, plan, s, entry, k, (untested, second))?
             }
         }
         let mut factors = &s.factors[plan.tail as usize..];
@@ -2028,7 +1961,7 @@ impl Trial<'_, '_> {
         k: u64,
     ) -> Result<(), Refused> {
         let slots = u64::from(entry.tail);
-        self.listed(action, plan, s, entry, k / slots, None)?;
+        self.listed(action, plan, s, entry, k / slots, (false, None))?;
         let part = &action.parts[plan.parts as usize];
         self.part(part, &[Factor::Slots(entry.tail)], s, k % slots, 0)
     }
@@ -2044,7 +1977,7 @@ impl Trial<'_, '_> {
         s: &Numbered,
         entry: Entry,
         k: u64,
-        second: Option<Second>,
+        (untested, second): (bool, Option<Second>),
     ) -> Result<(), Refused> {
         let start = entry.values as usize;
         let mut values = s.values[start..start + entry.len as usize].iter();
@@ -2071,7 +2004,10 @@ impl Trial<'_, '_> {
                         }
                     }
                     Choice::Let(_, _)
-                        if p < 2 && i < 64 && action.shape.unread_lets[p] & (1 << i) != 0 => {}
+                        if !untested
+                            && p < 2
+                            && i < 64
+                            && action.shape.unread_lets[p] & (1 << i) != 0 => {}
                     Choice::Let(slot, node) => {
                         let c = Ctx {
                             game: self.game,
@@ -2079,6 +2015,17 @@ impl Trial<'_, '_> {
                             me: self.me,
                         };
                         self.locals[*slot as usize] = eval(node, &c, self.locals);
+                    }
+                    // Left by the listing to the draw.
+                    Choice::Where(node) if untested && p == 0 => {
+                        let c = Ctx {
+                            game: self.game,
+                            state: self.state,
+                            me: self.me,
+                        };
+                        if eval(node, &c, self.locals) == 0 {
+                            return Err(Refused::Rejected);
+                        }
                     }
                     // The listing tested it for this combination already.
                     Choice::Where(_) => {}
