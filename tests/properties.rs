@@ -1015,6 +1015,55 @@ notation = '{from}-{to}'
 }
 
 #[test]
+fn a_head_of_kept_sets_lists_what_the_general_listing_lists() {
+    // `engine::kept` reads a head whose pieces and targets are sets the position keeps
+    // from the position's words and the board's links: the same candidates in the same
+    // order as the general listing, so the same seeds draw the same plies.
+    let cases: [(&str, &[(&str, &str)], &[&str]); 5] = [
+        (
+            "splut",
+            &[],
+            &["sorcerer", "troll step", "troll throw", "dwarf"],
+        ),
+        (
+            "splut",
+            &[("players", "3")],
+            &["sorcerer", "troll step", "troll throw", "dwarf"],
+        ),
+        ("staqs", &[], &["step"]),
+        ("morris", &[], &["move"]),
+        // The opponent's pieces (`owner(to) == next(me)`) are no set the position keeps.
+        ("clobber", &[], &[]),
+    ];
+    for (name, params, expected) in cases {
+        let g = game(name, params);
+        let kept: Vec<&str> = (g.actions.iter())
+            .filter(|a| a.kept_head.is_some())
+            .map(|a| a.name.as_str())
+            .collect();
+        assert_eq!(kept, expected, "{name} {params:?}: the heads of kept sets");
+        let mut general = g.clone();
+        for action in &mut general.actions {
+            action.kept_head = None;
+        }
+        for seed in 0..4 {
+            let (mut a, mut b) = (g.start(), general.start());
+            let mut rng_a = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut rng_b = Xoshiro256PlusPlus::seed_from_u64(seed);
+            for ply in 0..300 {
+                let drawn = g.play_random(&mut a, &mut rng_a);
+                let listed = general.play_random(&mut b, &mut rng_b);
+                assert_eq!(drawn, listed, "{name} {params:?}, seed {seed}, ply {ply}");
+                assert_eq!(a, b, "{name} {params:?}, seed {seed}, ply {ply}");
+                if drawn.is_none() {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn drawn_plies_are_uniform_when_a_later_part_reads_variables() {
     // The second part's set reads `spent` and `mark`, which only later parts write: every
     // piece of mine, the one on `mark`, or none (from the fourth removal on). The third
