@@ -227,6 +227,29 @@ impl Numbered {
         self.entries.len() <= MOST_ENTRIES
     }
 
+    /// Records a pair head's entry for piece `e`, standing for the `count` elements of
+    /// its last choice whose set starts at `leaf` in the sets, after the `total` counted
+    /// so far (which it adds to); false, with the listing taken back to `mark`, once the
+    /// heads hold more than [`MOST_ENTRIES`] combinations.
+    #[inline]
+    fn piece(
+        &mut self,
+        e: usize,
+        leaf: usize,
+        count: u64,
+        total: &mut u64,
+        mark: (usize, usize, usize),
+    ) -> bool {
+        let values = self.values.len();
+        self.values.push(e as i64);
+        let fits = self.entry(*total, values, 0, leaf as u32, 1);
+        *total += count;
+        if !fits {
+            self.rewind(mark);
+        }
+        fits
+    }
+
     /// Where a head's listing starts: what [`Numbered::rewind`] takes it back to.
     fn mark(&self) -> (usize, usize, usize) {
         (self.entries.len(), self.values.len(), self.sets.len())
@@ -1104,12 +1127,7 @@ impl Pair<'_> {
                 out.sets.truncate(leaf);
                 continue;
             }
-            let values = out.values.len();
-            out.values.push(e as i64);
-            let fits = out.entry(total, values, 0, leaf as u32, 1);
-            total += count;
-            if !fits {
-                out.rewind(mark);
+            if !out.piece(e, leaf, count, &mut total, mark) {
                 return None;
             }
         }
@@ -1183,12 +1201,7 @@ impl Pair<'_> {
             }
             let leaf_at = out.sets.len();
             out.sets.extend_from_slice(&leaf[..w]);
-            let values = out.values.len();
-            out.values.push(e as i64);
-            let fits = out.entry(total, values, 0, leaf_at as u32, 1);
-            total += count;
-            if !fits {
-                out.rewind(mark);
+            if !out.piece(e, leaf_at, count, &mut total, mark) {
                 return None;
             }
         }
