@@ -1019,7 +1019,9 @@ fn a_head_of_kept_sets_lists_what_the_general_listing_lists() {
     // `engine::kept` reads a head whose pieces and targets are sets the position keeps
     // from the position's words and the board's links: the same candidates in the same
     // order as the general listing, so the same seeds draw the same plies.
-    let cases: [(&str, &[(&str, &str)], &[&str]); 5] = [
+    // A game, its parameters, and the actions whose heads are of kept sets.
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a [&'a str]);
+    let cases: [Case; 5] = [
         (
             "splut",
             &[],

@@ -74,7 +74,7 @@ use super::natives::{Ctx, Elems, Mut};
 use super::overlay::{Moving, Overlay};
 use super::precheck::{Precheck, Verdict};
 use super::program::{
-    Action, Choice, Domain, FRAME_INLINE, Most, PairShape, Part, Repeat, SetBound, TailShape,
+    Action, Choice, Domain, FRAME_INLINE, Most, Node, PairShape, Part, Repeat, SetBound, TailShape,
     frame, frame_len,
 };
 use super::state::{Journal, State};
@@ -1895,14 +1895,7 @@ impl Trial<'_, '_> {
                     if matches!(factor, Factor::Slots(_))
                         && let Some(f) = filter
                     {
-                        let c = Ctx {
-                            game: self.game,
-                            state: self.state,
-                            me: self.me,
-                        };
-                        if eval(f, &c, self.locals) == 0 {
-                            return Err(Refused::Rejected);
-                        }
+                        self.holds(f)?;
                     }
                     if self.write {
                         self.values.push(e);
@@ -1916,19 +1909,25 @@ impl Trial<'_, '_> {
                     };
                     self.locals[*slot as usize] = eval(node, &c, self.locals);
                 }
-                Choice::Where(node) => {
-                    let c = Ctx {
-                        game: self.game,
-                        state: self.state,
-                        me: self.me,
-                    };
-                    if eval(node, &c, self.locals) == 0 {
-                        return Err(Refused::Rejected);
-                    }
-                }
+                Choice::Where(node) => self.holds(node)?,
             }
         }
         self.effect_and_check(part, second)
+    }
+
+    /// Refuses the candidate unless `node` holds where the trial stands (a filter, a
+    /// `where`).
+    #[inline(always)]
+    fn holds(&mut self, node: &Node) -> Result<(), Refused> {
+        let c = Ctx {
+            game: self.game,
+            state: self.state,
+            me: self.me,
+        };
+        if eval(node, &c, self.locals) == 0 {
+            return Err(Refused::Rejected);
+        }
+        Ok(())
     }
 
     /// The element in slot `k` of a collection given `n` slots.
@@ -2030,16 +2029,7 @@ impl Trial<'_, '_> {
                         self.locals[*slot as usize] = eval(node, &c, self.locals);
                     }
                     // Left by the listing to the draw.
-                    Choice::Where(node) if untested && p == 0 => {
-                        let c = Ctx {
-                            game: self.game,
-                            state: self.state,
-                            me: self.me,
-                        };
-                        if eval(node, &c, self.locals) == 0 {
-                            return Err(Refused::Rejected);
-                        }
-                    }
+                    Choice::Where(node) if untested && p == 0 => self.holds(node)?,
                     // The listing tested it for this combination already.
                     Choice::Where(_) => {}
                 }
