@@ -264,8 +264,8 @@ impl Kit<'_> {
     }
 
     /// `action`'s head as kept sets, where it is a pair head whose pieces are kept sets
-    /// and whose last choice is a step from the piece, or its neighbours, within kept
-    /// sets (see `engine::kept`).
+    /// and whose last choice is a step from the piece or its neighbours within kept sets,
+    /// or its link directions (see `engine::kept`).
     fn kept_head(&self, action: &Action) -> Option<KeptHead> {
         let shape = action.shape.pair?;
         let part = action.parts.first()?;

@@ -26,7 +26,7 @@
 //!   goes, then a test of where that leads): its listing counts every element, and a
 //!   drawn candidate is tested before it is played (`Head::Listed::untested`). Testing
 //!   every element of every such action at every ply cost more than refusing the few
-//!   drawn candidates that fail (a tenth of one game's instructions a ply).
+//!   drawn candidates that fail (an eighth of one game's instructions a ply).
 //! - Each `in` choice of a part after the head (which sees the position the earlier
 //!   parts' effects left) gets a fixed number of slots, at least as many as its collection
 //!   can hold whatever those effects did: for a set of cells whose cells each depend on
