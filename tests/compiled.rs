@@ -1,7 +1,8 @@
 //! Expressions compiled to closures (`engine::code`) give what the tree-walking evaluator
 //! gives: every game file is played both ways from the same seeds, and every position on
 //! the way has the same legal plies, the same heuristic for every player, the same drawn
-//! ply and the same result.
+//! ply (where the two number their candidates alike; elsewhere the reference plays the
+//! compiled game's draws, see [`same_numbering`]) and the same result.
 
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
