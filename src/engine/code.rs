@@ -250,17 +250,25 @@ impl Kit<'_> {
         let mut numbers = Vec::new();
         let mut mine = None;
         for (negated, term) in terms {
-            match term {
-                SetExpr::All if !negated => {}
-                SetExpr::Empty => numbers.push((self.layout.occupied_number(), flip(!negated))),
-                _ => match self.numbered(term)? {
-                    Numbered::Fixed(i) => numbers.push((i, flip(negated))),
-                    Numbered::Mine if mine.is_none() => mine = Some(flip(negated)),
-                    Numbered::Mine => return None,
-                },
+            if !negated && matches!(term, SetExpr::All) {
+                continue;
+            }
+            match self.kept_term(negated, term)? {
+                (Numbered::Fixed(i), negated) => numbers.push((i, flip(negated))),
+                (Numbered::Mine, negated) if mine.is_none() => mine = Some(flip(negated)),
+                (Numbered::Mine, _) => return None,
             }
         }
         Some(Kept::new(numbers, mine))
+    }
+
+    /// A term of a conjunction as a set the position keeps, and whether its complement is
+    /// meant (`empty(x)` is the occupied cells' complement); `None` where it is no such set.
+    fn kept_term(&self, negated: bool, term: &SetExpr) -> Option<(Numbered, bool)> {
+        match term {
+            SetExpr::Empty => Some((Numbered::Fixed(self.layout.occupied_number()), !negated)),
+            _ => Some((self.numbered(term)?, negated)),
+        }
     }
 
     /// `action`'s head as kept sets, where it is a pair head whose pieces are kept sets
@@ -898,13 +906,9 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
             let mut rest = Vec::new();
             let mut worked_out = Vec::new();
             for &(negated, ref term) in terms.iter() {
-                let (negated, number) = match term {
-                    SetExpr::Empty => (!negated, Some(Numbered::Fixed(k.layout.occupied_number()))),
-                    _ => (negated, k.numbered(term)),
-                };
-                match (negated, number) {
-                    (_, Some(Numbered::Fixed(i))) => numbered.push((i, negated)),
-                    (false, Some(Numbered::Mine)) => mine = true,
+                match k.kept_term(negated, term) {
+                    Some((Numbered::Fixed(i), negated)) => numbered.push((i, negated)),
+                    Some((Numbered::Mine, false)) => mine = true,
                     _ => {
                         rest.push((negated, cells::<W>(term, k)));
                         worked_out.push(term);
@@ -916,7 +920,7 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
             // cells, so nothing beyond them is let in).
             let starts: Vec<(usize, u64)> = numbered
                 .iter()
-                .map(|&(i, negated)| (i * W, if negated { !0 } else { 0 }))
+                .map(|&(i, negated)| (i * W, flip(negated)))
                 .collect();
             let rest = Rest { rest, worked_out };
             // The kept sets read by a closure made for their number (up to three) and

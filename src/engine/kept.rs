@@ -15,7 +15,7 @@ use super::natives::Ctx;
 /// An intersection of sets the position keeps ([`super::state::State::cached_words`]),
 /// their complements and the mover's cells (or their complement), worked out from the
 /// position's words without a call.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Kept {
     /// Each set's number, and what its words are flipped with: every bit where its
     /// complement is meant, none otherwise.
@@ -73,7 +73,7 @@ impl Kept {
 }
 
 /// How the last choice of a [`KeptHead`] reaches its elements from the piece.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Reach {
     /// The directions of this bit set in which the piece's link leads into the target:
     /// the elements are directions (a folded step, `steps(from, dirs) where ...`).
@@ -88,7 +88,7 @@ pub enum Reach {
 
 /// A pair head read from kept sets alone (see the module's documentation): the pieces,
 /// how the last choice reaches its elements from a piece, and the set they must be in.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct KeptHead {
     pub pieces: Kept,
     pub reach: Reach,
