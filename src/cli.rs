@@ -5,6 +5,7 @@
 //! code 1, and treats a closed output pipe as success.
 
 use std::io::{self, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -20,7 +21,7 @@ use crate::engine::game::{Game, IllegalPly};
 use crate::engine::state::State;
 use crate::load::{Failure, GameArgsRef, load_game};
 use crate::record::diagram;
-use crate::record::file::write_atomic;
+use crate::record::file::{Named, check_paths, write_output};
 use crate::record::trace;
 use crate::record::transcript::{Transcript, closest_plies};
 use crate::render::board::render;
@@ -226,6 +227,29 @@ pub fn main() -> ExitCode {
 }
 
 impl GameArgs {
+    /// Refuses outputs (`(option, path)`) that are one file, or that are the game file or
+    /// the position file the command reads, before anything is played.
+    fn check_outputs(&self, outputs: &[(&str, &str)]) -> Result<(), Failure> {
+        let mut paths = vec![Named {
+            what: "the game file",
+            path: Path::new(&self.game),
+            written: false,
+        }];
+        if let Some(file) = self.position.as_deref().and_then(|p| p.strip_prefix('@')) {
+            paths.push(Named {
+                what: "the --position file",
+                path: Path::new(file),
+                written: false,
+            });
+        }
+        paths.extend(outputs.iter().map(|&(what, path)| Named {
+            what,
+            path: Path::new(path),
+            written: true,
+        }));
+        check_paths(&paths).map_err(Failure)
+    }
+
     fn as_ref(&self) -> GameArgsRef<'_> {
         GameArgsRef {
             game: &self.game,
@@ -379,6 +403,11 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             trace: trace_path,
             transcript,
         } => {
+            let outputs: Vec<(&str, &str)> = [("--trace", &trace_path), ("--transcript", &transcript)]
+                .into_iter()
+                .filter_map(|(what, path)| Some((what, path.as_deref()?)))
+                .collect();
+            game.check_outputs(&outputs)?;
             let mut g = load_game(&game.as_ref())?;
             if max_plies.is_some() {
                 g.max_plies = max_plies;
@@ -403,11 +432,11 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                 }
             };
             if let Some(path) = trace_path {
-                write_atomic(&path, lines.trace.join("\n") + "\n")
+                write_output(&path, lines.trace.join("\n") + "\n")
                     .map_err(|e| Failure(format!("cannot write the trace {path}: {e}")))?;
             }
             if let Some(path) = transcript {
-                write_atomic(&path, lines.transcript.to_text())
+                write_output(&path, lines.transcript.to_text())
                     .map_err(|e| Failure(format!("cannot write the transcript {path}: {e}")))?;
             }
             for l in &lines.moves {
@@ -424,6 +453,27 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             json,
             transcripts,
         } => {
+            let mut outputs: Vec<(&str, String)> =
+                json.iter().map(|p| ("--json", p.clone())).collect();
+            if let Some(dir) = &transcripts {
+                // A transcript's name that is also the name of the game file, a position
+                // or the JSON may be that file, once the folders are compared.
+                let others = [Some(&game.game), json.as_ref(), game.position.as_ref()];
+                for name in others.into_iter().flatten().filter_map(|p| {
+                    let name = Path::new(p.trim_start_matches('@')).file_name()?.to_str()?;
+                    let i: usize = name.strip_prefix("game-")?.strip_suffix(".txt")?.parse().ok()?;
+                    let games = games as usize;
+                    (1..=games)
+                        .contains(&i)
+                        .then(|| tournament::transcript_name(i - 1, games))
+                        .filter(|t| t == name)
+                }) {
+                    let path = Path::new(dir).join(name).to_string_lossy().into_owned();
+                    outputs.push(("--transcripts", path));
+                }
+            }
+            let outputs: Vec<(&str, &str)> = outputs.iter().map(|(w, p)| (*w, p.as_str())).collect();
+            game.check_outputs(&outputs)?;
             let g = load_game(&game.as_ref())?;
             let settings = tournament::MatchSettings {
                 bots: split_bot_specs(&bots),
@@ -437,7 +487,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             write!(out, "{}", report.table())?;
             if let Some(path) = json {
                 let text = serde_json::to_string_pretty(&report.json())? + "\n";
-                write_atomic(&path, text)
+                write_output(&path, text)
                     .map_err(|e| Failure(format!("cannot write {path}: {e}")))?;
             }
             Ok(ExitCode::SUCCESS)
@@ -451,6 +501,9 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             json,
         } => {
             seconds_option("--seconds", seconds, 3600.0)?;
+            if let Some(path) = &json {
+                game.check_outputs(&[("--json", path)])?;
+            }
             let amount = match playouts {
                 Some(0) => return Err(Failure("--playouts must be at least 1".into())),
                 Some(n) => bench::Amount::Playouts(n),
@@ -461,7 +514,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             write!(out, "{}", report.text())?;
             if let Some(path) = json {
                 let text = serde_json::to_string_pretty(&report.json())? + "\n";
-                write_atomic(&path, text)
+                write_output(&path, text)
                     .map_err(|e| Failure(format!("cannot write {path}: {e}")))?;
             }
             Ok(ExitCode::SUCCESS)
@@ -480,6 +533,11 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                 names,
                 seed: seed.unwrap_or_else(rand::random),
                 load,
+                position_file: game
+                    .position
+                    .as_deref()
+                    .and_then(|p| p.strip_prefix('@'))
+                    .map(String::from),
             };
             repl::run(g, &options, out)?;
             Ok(ExitCode::SUCCESS)

@@ -97,6 +97,13 @@ fn game_seed(base: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The file name of the transcript of game `i` (from 0) of `games` in `--transcripts`:
+/// `game-001.txt`, with as many digits as the last game's number needs, three at least.
+pub fn transcript_name(i: usize, games: usize) -> String {
+    let digits = games.to_string().len().max(3);
+    format!("game-{:0digits$}.txt", i + 1)
+}
+
 /// Plays game `index`: participant `(seat + index) % count` sits in each seat.
 fn play_one(game: &Game, specs: &[String], file: &str, base: u64, index: usize) -> GameResult {
     let seats = game.players.len();
@@ -177,7 +184,6 @@ pub fn run(game: &Game, settings: &MatchSettings) -> Result<Report, String> {
     if let Some(dir) = &settings.transcripts {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {dir}: {e}"))?;
     }
-    let digits = settings.games.to_string().len().max(3);
     let participants = settings.bots.len();
     let zero = || Totals {
         standings: vec![Standing::default(); participants],
@@ -194,9 +200,8 @@ pub fn run(game: &Game, settings: &MatchSettings) -> Result<Report, String> {
                 let r = play_one(game, &settings.bots, &settings.file, settings.seed, i);
                 progress.inc(1);
                 if let Some(dir) = &settings.transcripts {
-                    let path =
-                        std::path::Path::new(dir).join(format!("game-{:0digits$}.txt", i + 1));
-                    crate::record::file::write_atomic(&path, r.transcript.to_text())
+                    let path = std::path::Path::new(dir).join(transcript_name(i, settings.games));
+                    crate::record::file::write_output(&path, r.transcript.to_text())
                         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
                 }
                 Ok(r)

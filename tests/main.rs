@@ -20,6 +20,7 @@ mod go;
 mod hooks;
 mod invariants;
 mod minidrop;
+mod nothing_lost;
 mod play;
 mod positions;
 mod properties;

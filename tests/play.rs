@@ -235,15 +235,15 @@ fn load_and_new_ask_before_throwing_away_unsaved_plies() {
     let text = stdout(&out);
     assert!(
         text.contains(
-            "The game has not been saved. Type a file name to save it, `no` to load the other \
-             game without saving this one, or `back` to go on playing.\nthe game goes on\n"
+            "another file name to save it there, `n` to load the other game without saving \
+             this one, or `back` to go on playing.\nthe game goes on\n"
         ),
         "{text}"
     );
     // `back` kept the four plies; `new` asked, and `no` threw them away.
     assert!(text.contains("3. blue a1"), "{text}");
     assert!(
-        text.contains("`no` to start a new game without saving this one"),
+        text.contains("`n` to start a new game without saving this one"),
         "{text}"
     );
     assert!(text.ends_with("no ply has been played\n"), "{text}");

@@ -1,10 +1,11 @@
 //! Where the REPL's lines come from: a line editor on a terminal (history, tab completion
-//! of plies, commands and file names; Ctrl-C cancels a line), or plain lines from a pipe,
-//! so scripted sessions behave the same without prompts.
+//! of plies, commands and file names; Ctrl-C is read as a key), or plain lines from a pipe,
+//! so scripted sessions behave the same without prompts (or from a terminal the editor
+//! cannot drive, with prompts).
 
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::io::{self, BufRead, IsTerminal};
+use std::io::{self, BufRead, IsTerminal, Write};
 use std::rc::Rc;
 
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
@@ -16,12 +17,13 @@ use rustyline::validate::Validator;
 use rustyline::{CompletionType, Config, Context, Editor, Helper};
 
 use super::commands::COMMANDS;
+use super::interrupt;
 
 /// What reading a line gave.
 pub enum Line {
     Text(String),
-    /// Ctrl-C: the line was cancelled.
-    Cancelled,
+    /// Ctrl-C at the prompt (or, on a pipe, while waiting for a line).
+    Interrupted,
     /// Ctrl-D or the end of the piped input.
     End,
     /// A line that cannot be a command (longer than [`MAX_LINE`], or not UTF-8 text): it
@@ -39,9 +41,19 @@ pub const MAX_LINE: usize = 4096;
 /// A source of input lines.
 pub enum Input {
     Terminal(Box<Editor<Completion, DefaultHistory>>),
-    /// Lines from a pipe or file, and how many were read.
-    Piped(io::StdinLock<'static>, usize),
+    /// Plain lines, and how many were read: from a pipe or file, or (`person`) from a
+    /// terminal the line editor cannot drive (`TERM=dumb`), where the prompt is printed
+    /// and Ctrl-C, a signal there, comes back as [`Line::Interrupted`] as on a pipe.
+    Lines {
+        stdin: io::StdinLock<'static>,
+        count: usize,
+        person: bool,
+    },
 }
+
+/// The terminals the line editor reads as plain lines, where Ctrl-C stays a signal that
+/// it does not report (rustyline's list).
+const PLAIN_TERMS: [&str; 3] = ["dumb", "cons25", "emacs"];
 
 /// The words tab completion offers: the legal plies of the position, refreshed by the
 /// REPL before each prompt, and the commands; file names after `save` and `load`.
@@ -59,7 +71,10 @@ impl Input {
             .completion_type(CompletionType::List)
             .auto_add_history(false)
             .build();
-        if io::stdin().is_terminal()
+        let person = io::stdin().is_terminal();
+        let plain = std::env::var("TERM").is_ok_and(|t| PLAIN_TERMS.contains(&t.as_str()));
+        if person
+            && !plain
             && let Ok(mut editor) = Editor::with_config(config)
         {
             editor.set_helper(Some(Completion {
@@ -68,16 +83,34 @@ impl Input {
             }));
             return Input::Terminal(Box::new(editor));
         }
-        Input::Piped(io::stdin().lock(), 0)
+        Input::Lines {
+            stdin: io::stdin().lock(),
+            count: 0,
+            person,
+        }
     }
 
     /// Whether prompts should be shown (a person is typing).
     pub fn interactive(&self) -> bool {
-        matches!(self, Input::Terminal(_))
+        match self {
+            Input::Terminal(_) => true,
+            Input::Lines { person, .. } => *person,
+        }
     }
 
-    /// Reads one line; the prompt is shown on a terminal only.
+    /// Reads one line; the prompt is shown on a terminal only. Ctrl-C just after one
+    /// stopped a bot is ignored ([`interrupt::just_stopped`]).
     pub fn read(&mut self, prompt: &str) -> Line {
+        loop {
+            match self.read_once(prompt) {
+                Line::Interrupted if interrupt::just_stopped() => continue,
+                line => return line,
+            }
+        }
+    }
+
+    fn read_once(&mut self, prompt: &str) -> Line {
+        let _reading = interrupt::Reading::start();
         match self {
             Input::Terminal(editor) => match editor.readline(prompt) {
                 Ok(line) if line.len() > MAX_LINE => Line::Refused(format!(
@@ -91,18 +124,27 @@ impl Input {
                     }
                     Line::Text(line)
                 }
-                Err(ReadlineError::Interrupted | ReadlineError::Signal(_)) => Line::Cancelled,
+                Err(ReadlineError::Interrupted | ReadlineError::Signal(_)) => Line::Interrupted,
                 Err(ReadlineError::Eof) => Line::End,
                 Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
                     Line::Refused("that line is not UTF-8 text: ignored".into())
                 }
                 Err(e) => Line::Failed(format!("cannot read the terminal: {e}")),
             },
-            Input::Piped(stdin, count) => {
+            Input::Lines {
+                stdin,
+                count,
+                person,
+            } => {
+                if *person {
+                    let mut out = io::stdout();
+                    let _ = out.write_all(prompt.as_bytes()).and_then(|()| out.flush());
+                }
                 *count += 1;
                 let n = *count;
                 match read_line(stdin, MAX_LINE) {
                     Ok(None) => Line::End,
+                    Ok(Some(Raw::Interrupted)) => Line::Interrupted,
                     Ok(Some(Raw::TooLong(len))) => Line::Refused(format!(
                         "line {n} of the input is {len} bytes long, more than the {MAX_LINE} \
                          a command may hold: ignored"
@@ -126,17 +168,25 @@ enum Raw {
     Bytes(Vec<u8>),
     /// A line longer than the limit, skipped up to its end: its length.
     TooLong(usize),
+    /// Ctrl-C while waiting for the line (what had come of it is dropped).
+    Interrupted,
 }
 
 /// Reads one line of at most `limit` bytes; a longer one is read through to its end but
-/// not kept. `None` at the end of the input.
+/// not kept. `None` at the end of the input. A read that Ctrl-C interrupts
+/// ([`interrupt::take_press`]) gives [`Raw::Interrupted`]; other interruptions are retried.
 fn read_line(reader: &mut impl BufRead, limit: usize) -> io::Result<Option<Raw>> {
     let mut line = Vec::new();
     let (mut len, mut any) = (0usize, false);
     loop {
         let buf = match reader.fill_buf() {
             Ok(buf) => buf,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {
+                if interrupt::take_press() {
+                    return Ok(Some(Raw::Interrupted));
+                }
+                continue;
+            }
             Err(e) => return Err(e),
         };
         if buf.is_empty() {

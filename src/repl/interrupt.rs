@@ -1,11 +1,20 @@
-//! Ctrl-C in `play`: while a bot thinks, it stops the bot, not the program.
+//! Ctrl-C in `play`: it never ends the program with a game unsaved.
 //!
-//! The handler only sets a flag the thinking bot reads ([`crate::bots::Bot::choose_or_stop`]);
-//! at any other moment it does what Ctrl-C always does, so a session waiting on a pipe
-//! can still be interrupted. On a terminal the line editor reads Ctrl-C at the prompt as
-//! a key (it cancels the line), so the signal only comes while the program is busy.
+//! While a bot thinks, Ctrl-C stops the bot (it plays its best so far). While the program
+//! waits for a line, it comes back from the read as [`Pressed`] and the loop treats it as
+//! `quit` does: it offers to save an unsaved game (on a pipe, where nobody can answer, it
+//! saves the game to a new file), unless a bot was stopped just before, when it is taken
+//! as the same press repeated and ignored. At any other moment (the program busy for an instant
+//! between the two) it is ignored, so a second press just after the bot stopped loses
+//! nothing; only three presses while the program stays busy leave it, and then the game
+//! is saved first ([`rescue`]).
+//!
+//! The handler only touches atomics; a watcher thread does what a handler may not (write
+//! a file, print).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 /// Set while a bot thinks.
 static THINKING: AtomicBool = AtomicBool::new(false);
@@ -13,36 +22,163 @@ static THINKING: AtomicBool = AtomicBool::new(false);
 /// Set by Ctrl-C while a bot thinks; the bot stops when it sees it.
 static STOP: AtomicBool = AtomicBool::new(false);
 
+/// Ctrl-C presses not yet handled; the reader takes them, the watcher counts the others.
+static PRESSES: AtomicUsize = AtomicUsize::new(0);
+
+/// Set while the program waits for a line: a press then belongs to the reader.
+static READING: AtomicBool = AtomicBool::new(false);
+
+/// When Ctrl-C last stopped a bot: a press soon after is part of that one
+/// ([`GRACE`]).
+static STOPPED_AT: Mutex<Option<Instant>> = Mutex::new(None);
+
+/// How long after Ctrl-C stopped a bot another press is taken as part of the same one (a
+/// double press), not as a request to leave.
+const GRACE: Duration = Duration::from_millis(1500);
+
+/// The game as a transcript, while it has not been saved, and where it was played.
+static UNSAVED: Mutex<Option<Unsaved>> = Mutex::new(None);
+
+/// How many presses within [`BUSY_WINDOW`] leave a program that stays busy.
+const BUSY_PRESSES: usize = 3;
+const BUSY_WINDOW: Duration = Duration::from_secs(5);
+
+/// A game not saved yet: its transcript, and the name [`rescue`] starts from.
+struct Unsaved {
+    text: String,
+    stem: String,
+}
+
 /// The flag a thinking bot watches.
 pub fn stop_flag() -> &'static AtomicBool {
     &STOP
 }
 
-/// Routes Ctrl-C (SIGINT) through [`on_interrupt`] for the rest of the process.
+/// Routes Ctrl-C (SIGINT) through [`on_interrupt`] for the rest of the process, and
+/// starts the watcher. A read blocked on a pipe is interrupted by it (no `SA_RESTART`), so
+/// the reader sees the press.
 pub fn install() {
     #[cfg(unix)]
     {
-        let handler: extern "C" fn(libc::c_int) = on_interrupt;
-        // SAFETY: the handler only touches atomics and calls `signal` and `raise`, both
-        // async-signal-safe.
+        // SAFETY: `sigaction` is given a zeroed, then filled, struct that lives through the
+        // call; the handler only touches atomics, which is async-signal-safe.
         unsafe {
-            libc::signal(libc::SIGINT, handler as libc::sighandler_t);
+            let mut action: libc::sigaction = std::mem::zeroed();
+            let handler: extern "C" fn(libc::c_int) = on_interrupt;
+            action.sa_sigaction = handler as libc::sighandler_t;
+            libc::sigemptyset(&mut action.sa_mask);
+            action.sa_flags = 0;
+            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
         }
     }
+    std::thread::spawn(watch);
 }
 
-/// Stops the thinking bot; when none thinks, puts Ctrl-C back to its default (ending the
-/// program) and raises it again.
 #[cfg(unix)]
 extern "C" fn on_interrupt(_: libc::c_int) {
     if THINKING.load(Ordering::SeqCst) {
         STOP.store(true, Ordering::SeqCst);
     } else {
-        // SAFETY: both calls are async-signal-safe.
-        unsafe {
-            libc::signal(libc::SIGINT, libc::SIG_DFL);
-            libc::raise(libc::SIGINT);
+        PRESSES.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// Counts the presses that come while the program is busy (neither thinking nor reading);
+/// after [`BUSY_PRESSES`] of them within [`BUSY_WINDOW`] it saves the game and leaves.
+fn watch() {
+    let mut busy: Vec<Instant> = Vec::new();
+    loop {
+        std::thread::sleep(Duration::from_millis(50));
+        if READING.load(Ordering::SeqCst) || PRESSES.load(Ordering::SeqCst) == 0 {
+            busy.clear();
+            continue;
         }
+        let n = PRESSES.swap(0, Ordering::SeqCst);
+        let now = Instant::now();
+        busy.retain(|&t| now.duration_since(t) < BUSY_WINDOW);
+        busy.extend(std::iter::repeat_n(now, n));
+        if busy.len() >= BUSY_PRESSES {
+            match rescue() {
+                Some(Ok(path)) => eprintln!("\nCtrl-C: the game was saved to {path}; leaving"),
+                Some(Err(e)) => eprintln!("\nCtrl-C: leaving; the game could not be saved: {e}"),
+                None => eprintln!("\nCtrl-C: leaving"),
+            }
+            std::process::exit(130);
+        }
+        eprintln!(
+            "\n(busy: Ctrl-C {} more time{} within {} s leaves, saving the game first)",
+            BUSY_PRESSES - busy.len(),
+            if BUSY_PRESSES - busy.len() == 1 { "" } else { "s" },
+            BUSY_WINDOW.as_secs()
+        );
+    }
+}
+
+/// Keeps the game's transcript for [`rescue`] while it is unsaved (`None` once saved).
+/// `stem` starts the name of the file it would be saved to (`bounce-7`).
+pub fn keep_unsaved(unsaved: Option<(String, String)>) {
+    if let Ok(mut kept) = UNSAVED.lock() {
+        *kept = unsaved.map(|(text, stem)| Unsaved { text, stem });
+    }
+}
+
+/// Saves the unsaved game kept by [`keep_unsaved`] to a new file in the working folder
+/// (`STEM-unsaved.txt`, or `STEM-unsaved-2.txt` and on: no file is ever replaced), or in
+/// the temporary folder when the working one is not writable. `None` when the game was
+/// saved; else the path written, or why nothing could be.
+pub fn rescue() -> Option<Result<String, String>> {
+    let kept = UNSAVED.lock().ok()?;
+    let unsaved = kept.as_ref()?;
+    let mut last = String::new();
+    for folder in [std::path::PathBuf::new(), std::env::temp_dir()] {
+        for n in 1..1000 {
+            let name = match n {
+                1 => format!("{}-unsaved.txt", unsaved.stem),
+                n => format!("{}-unsaved-{n}.txt", unsaved.stem),
+            };
+            let path = folder.join(name);
+            match crate::record::file::write_new(&path, &unsaved.text) {
+                Ok(()) => return Some(Ok(path.to_string_lossy().into_owned())),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => {
+                    last = e.to_string();
+                    break;
+                }
+            }
+        }
+    }
+    Some(Err(last))
+}
+
+/// Whether Ctrl-C was pressed since the last call (taken by the reader).
+pub fn take_press() -> bool {
+    PRESSES.swap(0, Ordering::SeqCst) > 0
+}
+
+/// Whether Ctrl-C stopped a bot within the last [`GRACE`]: a press at the prompt now is
+/// the same press repeated, and is ignored.
+pub fn just_stopped() -> bool {
+    STOPPED_AT
+        .lock()
+        .is_ok_and(|at| at.is_some_and(|t| t.elapsed() < GRACE))
+}
+
+/// The program waiting for a line: presses from now on belong to the reader. Presses
+/// that came while the program was busy are dropped (a second press just after a bot
+/// stopped is not a request to leave).
+pub struct Reading(());
+
+impl Reading {
+    pub fn start() -> Reading {
+        PRESSES.store(0, Ordering::SeqCst);
+        READING.store(true, Ordering::SeqCst);
+        Reading(())
+    }
+}
+
+impl Drop for Reading {
+    fn drop(&mut self) {
+        READING.store(false, Ordering::SeqCst);
     }
 }
 
@@ -65,5 +201,10 @@ impl Thinking {
 impl Drop for Thinking {
     fn drop(&mut self) {
         THINKING.store(false, Ordering::SeqCst);
+        if STOP.load(Ordering::SeqCst)
+            && let Ok(mut at) = STOPPED_AT.lock()
+        {
+            *at = Some(Instant::now());
+        }
     }
 }

@@ -16,6 +16,7 @@ pub(crate) mod variant;
 use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 use std::rc::Rc;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -26,6 +27,7 @@ use crate::engine::game::Ply;
 use crate::engine::game::{Game, normalize};
 use crate::engine::state::State;
 use crate::load::{Failure, GameArgsRef, load_game};
+use crate::record::file::{Named, check_paths, write_output};
 use crate::record::transcript::{Entry, Transcript, closest_plies};
 use crate::render::board::{legend, render_marked, use_colour};
 use crate::render::text::{echo, printable, printable_lines};
@@ -44,6 +46,9 @@ pub struct Options {
     pub seed: u64,
     /// A transcript to resume.
     pub load: Option<String>,
+    /// The file the starting position was read from (`--position @FILE`), which `save`
+    /// must not overwrite.
+    pub position_file: Option<String>,
 }
 
 /// How many playouts `hint` asks of the MCTS bot.
@@ -77,6 +82,10 @@ struct Session {
     resigned: Option<u8>,
     /// Whether the game has changed since it was started, loaded or saved.
     dirty: bool,
+    /// The file the game was last saved to or loaded from: what saving offers first.
+    saved_to: Option<String>,
+    /// The `--position` file, which saving must not overwrite (nor the game file).
+    position_file: Option<String>,
     /// Whether the bots wait for the person (after Ctrl-C stopped one): they play on
     /// once a line is entered.
     paused: bool,
@@ -117,6 +126,11 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
     let mut show_board = true;
     let mut announced_end = false;
     loop {
+        interrupt::keep_unsaved(
+            session
+                .dirty
+                .then(|| (session.transcript().to_text(), session.stem())),
+        );
         if !session.over() {
             announced_end = false;
             let me = session.state().to_move as usize;
@@ -175,7 +189,25 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
         let prompt = session.prompt();
         let line = match input.read(&prompt) {
             Line::Text(line) => line,
-            Line::Cancelled => continue,
+            // Ctrl-C at the prompt leaves as `quit` does, never losing the game.
+            Line::Interrupted => {
+                if session.dirty && input.interactive() {
+                    writeln!(out)?;
+                    if !offer_to_save(&mut session, &mut input, out, "leave")? {
+                        continue;
+                    }
+                } else if session.dirty {
+                    // Nobody can answer on a pipe: the game goes to a new file.
+                    match interrupt::rescue() {
+                        Some(Ok(path)) => writeln!(out, "\nCtrl-C: the game was saved to {path}")?,
+                        Some(Err(e)) => {
+                            return Err(Failure(format!("Ctrl-C: the game could not be saved: {e}")));
+                        }
+                        None => {}
+                    }
+                }
+                return Ok(());
+            }
             Line::End => {
                 if input.interactive() && session.dirty {
                     writeln!(out)?;
@@ -222,7 +254,12 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
 }
 
 /// Asks whether to save the game before `action` (`leave`, `load`, `new`) throws it
-/// away; false when the user changed their mind.
+/// away; false when the user changed their mind. `y` saves to the file offered (the one
+/// last saved or loaded, else a new name), a file name saves there, `n` throws the game
+/// away, `back`, an empty line or Ctrl-C go on playing. A file name is confirmed first
+/// when it would replace a file, when it is also a command or a ply, and whenever the
+/// answers come from a pipe: so a script's next command (`board`) is never taken for a
+/// file to overwrite.
 fn offer_to_save(
     session: &mut Session,
     input: &mut Input,
@@ -234,30 +271,86 @@ fn offer_to_save(
         "load" => "load the other game without saving this one",
         _ => "start a new game without saving this one",
     };
+    let offered = session.offered_file();
     loop {
         writeln!(
             out,
-            "The game has not been saved. Type a file name to save it, `no` to {without}, or \
-             `back` to go on playing."
+            "The game has not been saved. Type `y` to save it to {}, another file name to save \
+             it there, `n` to {without}, or `back` to go on playing.",
+            echo(&offered)
         )?;
-        match input.read("save to> ") {
-            Line::Text(answer) => match answer.trim() {
-                "no" | "n" => return Ok(true),
-                "back" | "" => return Ok(false),
-                path => match session.save(path) {
-                    Ok(msg) => {
-                        writeln!(out, "{msg}")?;
-                        return Ok(true);
+        let answer = match read_answer(session, input, out, "save> ")? {
+            Answer::Text(answer) => answer,
+            Answer::Back => return Ok(false),
+            Answer::End => return Ok(true),
+        };
+        let path = match answer.trim() {
+            "n" | "no" => return Ok(true),
+            "back" | "" => return Ok(false),
+            "y" | "yes" => offered.clone(),
+            name => {
+                let question = if std::path::Path::new(name).exists() {
+                    Some(format!("`{}` exists: replace it with this game?", echo(name)))
+                } else if session.is_command_or_ply(name) {
+                    Some(format!(
+                        "`{}` is a command or a ply: save the game to a file of that name?",
+                        echo(name)
+                    ))
+                } else if !input.interactive() {
+                    Some(format!("Save the game to `{}`?", echo(name)))
+                } else {
+                    None
+                };
+                if let Some(question) = question {
+                    writeln!(out, "{question} (y/n)")?;
+                    let confirmed = match read_answer(session, input, out, "y/n> ")? {
+                        Answer::Text(a) => matches!(a.trim(), "y" | "yes"),
+                        Answer::Back => false,
+                        Answer::End => return Ok(true),
+                    };
+                    if !confirmed {
+                        writeln!(out, "not saved")?;
+                        return Ok(false);
                     }
-                    Err(msg) => writeln!(out, "{msg}")?,
-                },
-            },
-            Line::Cancelled => return Ok(false),
+                }
+                name.to_string()
+            }
+        };
+        match session.save(&path) {
+            Ok(msg) => {
+                writeln!(out, "{}", printable_lines(&msg))?;
+                return Ok(true);
+            }
+            Err(msg) => writeln!(out, "{}", printable_lines(&msg))?,
+        }
+    }
+}
+
+/// An answer to a question about saving.
+enum Answer {
+    Text(String),
+    /// Ctrl-C: back to the game.
+    Back,
+    /// The input ended (said): leave without saving.
+    End,
+}
+
+/// Reads the answer to a question about saving; a refused line is said and read again.
+fn read_answer(
+    session: &Session,
+    input: &mut Input,
+    out: &mut impl Write,
+    prompt: &str,
+) -> Result<Answer, Failure> {
+    loop {
+        match input.read(prompt) {
+            Line::Text(answer) => return Ok(Answer::Text(answer)),
+            Line::Interrupted => return Ok(Answer::Back),
             Line::End => {
                 // On a terminal the cursor is still after the prompt.
                 let lead = if input.interactive() { "\n" } else { "" };
                 writeln!(out, "{lead}end of input: left without saving")?;
-                return Ok(true);
+                return Ok(Answer::End);
             }
             Line::Refused(why) => writeln!(out, "{why}")?,
             Line::Failed(why) => return Err(Failure(unsaved(session, why))),
@@ -353,6 +446,8 @@ impl Session {
             redo: Vec::new(),
             resigned: None,
             dirty: false,
+            saved_to: None,
+            position_file: options.position_file.clone(),
             paused: false,
             variant: None,
         };
@@ -635,6 +730,7 @@ impl Session {
                 self.redo.clear();
                 self.resigned = None;
                 self.dirty = false;
+                self.saved_to = None;
                 Reply::board("a new game")
             }
             "resign" => {
@@ -882,11 +978,67 @@ impl Session {
         t
     }
 
+    /// Saves the game to `path`, unless `path` is the game file or the position file.
     fn save(&mut self, path: &str) -> Result<String, String> {
-        crate::record::file::write_atomic(path, self.transcript().to_text())
+        let mut paths = vec![Named {
+            what: "the game file",
+            path: Path::new(&self.file),
+            written: false,
+        }];
+        if let Some(file) = &self.position_file {
+            paths.push(Named {
+                what: "the --position file",
+                path: Path::new(file),
+                written: false,
+            });
+        }
+        paths.push(Named {
+            what: "save",
+            path: Path::new(path),
+            written: true,
+        });
+        check_paths(&paths).map_err(|e| format!("{e}; the game is still here"))?;
+        write_output(path, self.transcript().to_text())
             .map_err(|e| format!("cannot save to {path}: {e}; the game is still here"))?;
         self.dirty = false;
+        self.saved_to = Some(path.to_string());
         Ok(format!("saved to {path}"))
+    }
+
+    /// The start of the name of a file this game is saved to unasked: the game's name
+    /// in lower case letters and digits, and the seed (`splut-7`).
+    fn stem(&self) -> String {
+        let name: String = self
+            .game
+            .name
+            .chars()
+            .map(|c| if c.is_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+            .collect();
+        let name = name.trim_matches('-');
+        format!("{}-{}", if name.is_empty() { "game" } else { name }, self.seed)
+    }
+
+    /// The file `y` saves to when asked before leaving: the one last saved or loaded,
+    /// else `STEM.txt` (or `STEM-2.txt` and on, whichever names no file yet).
+    fn offered_file(&self) -> String {
+        if let Some(path) = &self.saved_to {
+            return path.clone();
+        }
+        let stem = self.stem();
+        (1..)
+            .map(|n| match n {
+                1 => format!("{stem}.txt"),
+                n => format!("{stem}-{n}.txt"),
+            })
+            .find(|name| !Path::new(name).exists())
+            .expect("some name is free")
+    }
+
+    /// Whether `text` is a command of `play` or a legal ply here.
+    fn is_command_or_ply(&self, text: &str) -> bool {
+        let (word, _) = split_command(text);
+        commands::find(word).is_some()
+            || typed_ply(&self.game, self.state(), text).is_ok()
     }
 
     /// Replaces the game with the one a transcript holds; this game is kept on failure.
@@ -931,6 +1083,7 @@ impl Session {
             }
         }
         self.dirty = false;
+        self.saved_to = Some(path.to_string());
         self.variant = Variant::of(&self.file, &self.game);
         self.paused = false;
         let n = self.plies.len();
