@@ -110,8 +110,9 @@ enum Command {
         /// One bot spec per seat, in seat order, e.g. --bots greedy,mcts:iters=500.
         #[arg(long, value_name = "SPEC,SPEC,...")]
         bots: Option<String>,
-        /// Ends the game as a draw after this many plies (overrides the file's cap).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        /// Ends the game as a draw after this many plies (overrides the file's cap), from 1
+        /// to 100,000.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=compile::MOST_PLIES as i64))]
         max_plies: Option<u32>,
         /// Writes a JSON Lines trace of the game to this file.
         #[arg(long, value_name = "FILE")]
@@ -403,10 +404,11 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             trace: trace_path,
             transcript,
         } => {
-            let outputs: Vec<(&str, &str)> = [("--trace", &trace_path), ("--transcript", &transcript)]
-                .into_iter()
-                .filter_map(|(what, path)| Some((what, path.as_deref()?)))
-                .collect();
+            let outputs: Vec<(&str, &str)> =
+                [("--trace", &trace_path), ("--transcript", &transcript)]
+                    .into_iter()
+                    .filter_map(|(what, path)| Some((what, path.as_deref()?)))
+                    .collect();
             game.check_outputs(&outputs)?;
             let mut g = load_game(&game.as_ref())?;
             if max_plies.is_some() {
@@ -461,7 +463,11 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                 let others = [Some(&game.game), json.as_ref(), game.position.as_ref()];
                 for name in others.into_iter().flatten().filter_map(|p| {
                     let name = Path::new(p.trim_start_matches('@')).file_name()?.to_str()?;
-                    let i: usize = name.strip_prefix("game-")?.strip_suffix(".txt")?.parse().ok()?;
+                    let i: usize = name
+                        .strip_prefix("game-")?
+                        .strip_suffix(".txt")?
+                        .parse()
+                        .ok()?;
                     let games = games as usize;
                     (1..=games)
                         .contains(&i)
@@ -472,7 +478,8 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                     outputs.push(("--transcripts", path));
                 }
             }
-            let outputs: Vec<(&str, &str)> = outputs.iter().map(|(w, p)| (*w, p.as_str())).collect();
+            let outputs: Vec<(&str, &str)> =
+                outputs.iter().map(|(w, p)| (*w, p.as_str())).collect();
             game.check_outputs(&outputs)?;
             let g = load_game(&game.as_ref())?;
             let settings = tournament::MatchSettings {

@@ -558,6 +558,38 @@ fn mcts_with_one_thread_is_the_serial_search_and_two_threads_stay_deterministic(
 }
 
 #[test]
+fn mcts_threads_beyond_the_cores_grow_the_tree_the_threads_would() {
+    // Issue 49: `threads=64` on two cores took 1.6 s for 100 iterations, the thread whose
+    // turn it was waiting for a core. Workers now share the cores, taking their turns in
+    // the same order: one, two or eight threads for eight workers grow one same tree.
+    use rulebook::bots::mcts::{Budget, MctsBot, Settings};
+    let g = game("connect4", &[]);
+    let settings = Settings {
+        threads: 8,
+        ..Settings::default()
+    };
+    let advice = |cores: usize| {
+        let mut bot =
+            MctsBot::with_settings(11, Budget::Iterations(300), settings).with_cores(cores);
+        let (a, iterations) = bot.search(&g, &g.start());
+        let a = a.unwrap();
+        (
+            a.ply,
+            a.visits,
+            a.total,
+            a.tried,
+            a.score.to_bits(),
+            iterations,
+        )
+    };
+    let one = advice(1);
+    assert_eq!(one.5, 8 * 300);
+    assert_eq!(advice(2), one);
+    assert_eq!(advice(3), one);
+    assert_eq!(advice(8), one);
+}
+
+#[test]
 fn mcts_threads_grow_one_tree_and_lose_no_visit() {
     use rulebook::bots::mcts::{Budget, MctsBot, Settings};
     let g = game("connect4", &[]);
@@ -649,6 +681,41 @@ fn mcts_stops_at_its_time_budget_by_the_clock_readings_and_always_has_a_ply() {
 }
 
 #[test]
+fn mcts_cuts_playouts_off_by_default_where_random_games_do_not_end() {
+    // Issue 49: in a game with no `[eval]` whose random games never end, every playout
+    // ran to the playout cap, at every ply of a game as long as the game's cap.
+    use rulebook::bots::mcts::{Cutoff, ENDING_PROBES, Settings};
+    use rulebook::compile::DEFAULT_EVAL_CUTOFF;
+    let default = Settings::default();
+    assert_eq!(default.cutoff, Cutoff::Auto);
+    let never = game_from_text(
+        "never_ends.toml",
+        std::fs::read_to_string(format!(
+            "{}/tests/games/never_ends.toml",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+        &[],
+    );
+    assert!(never.eval.is_none());
+    assert_eq!(
+        default.cutoff_in(&never, &never.start()),
+        Some(DEFAULT_EVAL_CUTOFF)
+    );
+    // Where one of the probes ends, playouts are played out: in tic-tac-toe every one.
+    assert!(ENDING_PROBES >= 1);
+    let mut ttt = game("tictactoe", &[]);
+    ttt.eval = None;
+    assert_eq!(default.cutoff_in(&ttt, &ttt.start()), None);
+    // `cutoff=0` still asks for full playouts, wherever.
+    let off = Settings {
+        cutoff: Cutoff::Off,
+        ..default
+    };
+    assert_eq!(off.cutoff_in(&never, &never.start()), None);
+}
+
+#[test]
 fn mcts_cuts_playouts_off_by_default_only_in_games_with_an_eval_and_cutoff_0_turns_it_off() {
     use rulebook::bots::mcts::{Cutoff, MctsBot};
     use rulebook::bots::spec::Spec;
@@ -660,17 +727,22 @@ fn mcts_cuts_playouts_off_by_default_only_in_games_with_an_eval_and_cutoff_0_tur
     let from = |text: &str| MctsBot::from_spec(&mut Spec::parse(text).unwrap(), 1);
     let default = from("mcts:ms=200").unwrap().settings();
     assert_eq!(default.cutoff, Cutoff::Auto);
-    assert_eq!(default.cutoff_in(&with_eval), Some(DEFAULT_EVAL_CUTOFF));
-    assert_eq!(default.cutoff_in(&bare), None);
+    let (start, bare_start) = (with_eval.start(), bare.start());
+    assert_eq!(
+        default.cutoff_in(&with_eval, &start),
+        Some(DEFAULT_EVAL_CUTOFF)
+    );
+    assert_eq!(default.cutoff_in(&bare, &bare_start), None);
     // A game file may say how far its heuristic can be trusted: Hex keeps full playouts.
-    assert_eq!(default.cutoff_in(&game("hex", &[])), None);
+    let hex = game("hex", &[]);
+    assert_eq!(default.cutoff_in(&hex, &hex.start()), None);
     let off = from("mcts:cutoff=0").unwrap().settings();
     assert_eq!(off.cutoff, Cutoff::Off);
-    assert_eq!(off.cutoff_in(&with_eval), None);
+    assert_eq!(off.cutoff_in(&with_eval, &start), None);
     let twenty = from("mcts:cutoff=20").unwrap().settings();
-    assert_eq!(twenty.cutoff_in(&with_eval), Some(20));
+    assert_eq!(twenty.cutoff_in(&with_eval, &start), Some(20));
     assert_eq!(
-        twenty.cutoff_in(&bare),
+        twenty.cutoff_in(&bare, &bare_start),
         Some(20),
         "asked for, it applies anywhere"
     );
@@ -812,10 +884,11 @@ fn a_game_file_sets_how_many_plies_mcts_plays_before_scoring_by_its_eval() {
         compile::compile(&spec::parse("t.toml", text).unwrap(), &[]).map_err(|d| d.to_string())
     };
     let auto = Settings::default();
-    assert_eq!(auto.cutoff_in(&load(with("cutoff = 7")).unwrap()), Some(7));
-    assert_eq!(auto.cutoff_in(&load(with("cutoff = 0")).unwrap()), None);
+    let cutoff = |g: Game| auto.cutoff_in(&g, &g.start());
+    assert_eq!(cutoff(load(with("cutoff = 7")).unwrap()), Some(7));
+    assert_eq!(cutoff(load(with("cutoff = 0")).unwrap()), None);
     assert_eq!(
-        auto.cutoff_in(&load(text.clone()).unwrap()),
+        cutoff(load(text.clone()).unwrap()),
         Some(compile::DEFAULT_EVAL_CUTOFF)
     );
     for bad in ["cutoff = -1", "cutoff = 1000001"] {

@@ -100,7 +100,11 @@ fn an_output_on_a_symlink_writes_the_file_it_points_to_and_keeps_the_link() {
             .file_type()
             .is_symlink()
     );
-    assert!(std::fs::read_to_string(&later).unwrap().contains("{\"end\":"));
+    assert!(
+        std::fs::read_to_string(&later)
+            .unwrap()
+            .contains("{\"end\":")
+    );
 }
 
 #[test]
@@ -194,7 +198,16 @@ fn an_output_on_the_game_file_or_the_position_file_is_refused() {
     for args in [
         vec!["selfplay", game, "--trace", game],
         vec!["bench", game, "--playouts", "1", "--json", game],
-        vec!["match", game, "--bots", "random,random", "--games", "1", "--json", game],
+        vec![
+            "match",
+            game,
+            "--bots",
+            "random,random",
+            "--games",
+            "1",
+            "--json",
+            game,
+        ],
     ] {
         let out = rulebook().args(&args).output().unwrap();
         assert_eq!(out.status.code(), Some(1), "{args:?}");
@@ -206,7 +219,11 @@ fn an_output_on_the_game_file_or_the_position_file_is_refused() {
     }
     // A transcript of `match --transcripts` that would be the JSON, or the position file.
     let position = dir.join("game-001.txt");
-    std::fs::write(&position, "to_move = blue\n. . . .\n. . . .\n. . . .\n. . . .\n").unwrap();
+    std::fs::write(
+        &position,
+        "to_move = blue\n. . . .\n. . . .\n. . . .\n. . . .\n",
+    )
+    .unwrap();
     let out = rulebook()
         .current_dir(&*dir)
         .args(["match", game, "--bots", "random,random", "--games", "2"])
@@ -221,7 +238,14 @@ fn an_output_on_the_game_file_or_the_position_file_is_refused() {
     );
     let out = rulebook()
         .current_dir(&*dir)
-        .args(["selfplay", game, "--param", "size=4", "--position", "@game-001.txt"])
+        .args([
+            "selfplay",
+            game,
+            "--param",
+            "size=4",
+            "--position",
+            "@game-001.txt",
+        ])
         .args(["--transcript", "game-001.txt"])
         .output()
         .unwrap();
@@ -234,7 +258,9 @@ fn an_output_on_the_game_file_or_the_position_file_is_refused() {
     assert_eq!(std::fs::read_to_string(game).unwrap(), original);
     // `save` in `play` onto the game file is refused, and the game is still there.
     let out = run_with_stdin(
-        rulebook().current_dir(&*dir).args(["play", game, "--seed", "1"]),
+        rulebook()
+            .current_dir(&*dir)
+            .args(["play", game, "--seed", "1"]),
         "b1-a1\nsave bounce.toml\nsave kept.txt\n",
     );
     let text = stdout(&out);
@@ -258,7 +284,11 @@ fn an_output_on_a_folder_is_refused() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains(": it is a folder"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(": it is a folder"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -267,7 +297,14 @@ fn a_piped_answer_to_save_first_is_never_a_command_taken_for_a_file_name() {
     std::fs::write(dir.join("board"), "keep me\n").unwrap();
     let saved = rulebook()
         .current_dir(&*dir)
-        .args(["selfplay", &bounce(), "--seed", "1", "--transcript", "a.txt"])
+        .args([
+            "selfplay",
+            &bounce(),
+            "--seed",
+            "1",
+            "--transcript",
+            "a.txt",
+        ])
         .output()
         .unwrap();
     assert!(saved.status.success(), "{}", stderr(&saved));
@@ -281,7 +318,9 @@ fn a_piped_answer_to_save_first_is_never_a_command_taken_for_a_file_name() {
     );
     let text = stdout(&out);
     assert!(
-        text.contains("`board` exists: replace it with this game? (y/n)\nnot saved\nthe game goes on"),
+        text.contains(
+            "`board` exists: replace it with this game? (y/n)\nnot saved\nthe game goes on"
+        ),
         "{text}"
     );
     assert_eq!(

@@ -113,7 +113,10 @@ impl Default for Settings {
 pub enum Cutoff {
     /// As the game's `[eval] cutoff` says in a game that declares an `[eval]`
     /// (`compile::DEFAULT_EVAL_CUTOFF` plies when it says nothing), full playouts in one
-    /// that does not: counting material is no substitute for playing on.
+    /// that does not: counting material is no substitute for playing on. Unless random
+    /// playouts do not end there: when none of [`ENDING_PROBES`] from the position
+    /// searched ends within the playout cap, playouts that would only run to the cap
+    /// stop after `DEFAULT_EVAL_CUTOFF` plies, scored by material.
     Auto,
     /// Always full playouts (`cutoff=0`).
     Off,
@@ -122,14 +125,38 @@ pub enum Cutoff {
     After(u32),
 }
 
+/// Random playouts [`Cutoff::Auto`] plays from a position, in a game without `[eval]`, to
+/// tell whether random games end there.
+pub const ENDING_PROBES: u64 = 3;
+
 impl Settings {
-    /// The plies after which this search's playouts stop in `game` and are scored by its
-    /// heuristic, or `None` for playouts to the end (or to the cap).
-    pub fn cutoff_in(&self, game: &Game) -> Option<u32> {
+    /// The plies after which a search from `state` stops its playouts in `game` and
+    /// scores them by its heuristic, or `None` for playouts to the end (or to the cap).
+    pub fn cutoff_in(&self, game: &Game, state: &State) -> Option<u32> {
         match self.cutoff {
-            Cutoff::Auto => game.eval.as_ref().and(game.eval_cutoff),
+            Cutoff::Auto if game.eval.is_some() => game.eval_cutoff,
+            Cutoff::Auto => {
+                let ends = (0..ENDING_PROBES).any(|seed| {
+                    let mut probe = state.clone();
+                    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+                    game.playout(&mut probe, &mut rng, self.playout_cap);
+                    probe.outcome.is_some()
+                });
+                (!ends).then_some(crate::compile::DEFAULT_EVAL_CUTOFF)
+            }
             Cutoff::Off => None,
             Cutoff::After(n) => Some(n),
+        }
+    }
+
+    /// These settings with the cut-off of a search from `state` in `game` worked out.
+    fn resolved(self, game: &Game, state: &State) -> Settings {
+        Settings {
+            cutoff: match self.cutoff_in(game, state) {
+                Some(n) => Cutoff::After(n),
+                None => Cutoff::Off,
+            },
+            ..self
         }
     }
 }
@@ -139,6 +166,8 @@ pub struct MctsBot {
     budget: Budget,
     settings: Settings,
     clock: Clock,
+    /// How many threads the workers may run on (the machine's cores when `None`).
+    cores: Option<usize>,
     /// The search tree, kept between moves (every thread grows this one).
     tree: Tree,
     /// One per thread, kept between moves: its generator and scratch positions.
@@ -205,6 +234,7 @@ impl MctsBot {
                 ..settings
             },
             clock: Clock::Real,
+            cores: None,
             tree: Tree::default(),
             workers: (0..threads)
                 .map(|i| Worker::new(thread_seed(seed, i as u64)))
@@ -221,6 +251,13 @@ impl MctsBot {
     /// The same bot reading the time from `clock` (tests of the budget logic).
     pub fn with_clock(mut self, clock: Clock) -> MctsBot {
         self.clock = clock;
+        self
+    }
+
+    /// The same bot with its workers on at most `cores` threads (tests that the search
+    /// does not depend on how many there are).
+    pub fn with_cores(mut self, cores: usize) -> MctsBot {
+        self.cores = Some(cores.max(1));
         self
     }
 
@@ -378,6 +415,8 @@ struct Limits<'a> {
     budget: Budget,
     nodes: usize,
     stop: &'a AtomicBool,
+    /// The threads the workers may run on.
+    cores: usize,
 }
 
 impl Worker {
@@ -939,7 +978,12 @@ fn play_out(
     rng: &mut Xoshiro256PlusPlus,
     settings: &Settings,
 ) -> bool {
-    let cutoff = settings.cutoff_in(game);
+    // A search resolves `Auto` once, from the position it starts at (`resolved`).
+    debug_assert!(settings.cutoff != Cutoff::Auto);
+    let cutoff = match settings.cutoff {
+        Cutoff::After(n) => Some(n),
+        Cutoff::Off | Cutoff::Auto => None,
+    };
     let limit = cutoff.map_or(settings.playout_cap, |c| c.min(settings.playout_cap));
     game.playout(scratch, rng, limit);
     cutoff.is_some()
@@ -1008,8 +1052,11 @@ impl MctsBot {
             budget: self.budget,
             nodes: MAX_NODES,
             stop,
+            cores: self
+                .cores
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)),
         };
-        let settings = self.settings;
+        let settings = self.settings.resolved(game, state);
         let tree = &mut self.tree;
         let iterations = match self.workers.as_mut_slice() {
             [one] => one.grow(tree, game, state, &settings, &limits, timer),

@@ -298,14 +298,7 @@ impl<'a> Scope<'a> {
         }
         if let Some(native) = natives::lookup(n).find(|x| x.params.is_empty()) {
             return match native.entry {
-                Entry::Value(_) if native.name == "me" => Ok((Node::Me, native.ret)),
-                Entry::Value(_) if native.name == "repetitions" => {
-                    Ok((Node::Repetitions, native.ret))
-                }
-                Entry::Value(_) if native.name == "board_repeated" => {
-                    Ok((Node::BoardRepeated, native.ret))
-                }
-                Entry::Value(f) => Ok((Node::Call(f, Box::new([]), native.name), native.ret)),
+                Entry::Value(f) => Ok((specialise(native.name, f, Vec::new()), native.ret)),
                 Entry::Set(_) => Err(LangError::new(
                     span,
                     format!("`{n}` is a collection: range over it with `x in {n}` or an aggregate"),
@@ -872,6 +865,11 @@ fn mismatch(span: Span, want: Type, found: Type) -> LangError {
 /// (see [`Node::Owner`]), the rest a call through the table.
 fn specialise(name: &'static str, func: NativeFn, mut args: Vec<Node>) -> Node {
     match (name, args.len()) {
+        // Written `repetitions` or `repetitions()` alike: these nodes tell the set pass
+        // that positions must keep their history.
+        ("me", 0) => Node::Me,
+        ("repetitions", 0) => Node::Repetitions,
+        ("board_repeated", 0) => Node::BoardRepeated,
         ("owner", 1) => Node::Owner(Box::new(args.remove(0))),
         ("empty", 1) => Node::Empty(Box::new(args.remove(0))),
         ("top", 1) => Node::Top(Box::new(args.remove(0))),

@@ -108,6 +108,11 @@ fn nearest<'a>(name: &str, existing: &'a [String]) -> Option<&'a String> {
 /// a real one short; a file that needs more sets `max_plies` itself.
 pub const DEFAULT_MAX_PLIES: u32 = 10_000;
 
+/// The highest ply cap a file or `--max-plies` may set. Far above any real game, yet a
+/// game that long still fits in a transcript (`replay` and `play --load` read up to
+/// 8 MiB, some 30 bytes a ply) and keeps `play`'s undo history within memory.
+pub const MOST_PLIES: u32 = 100_000;
+
 /// The plies after which MCTS stops a playout and scores it by the game's `[eval]`, when
 /// the file's `[eval]` does not say (`cutoff`). Against greedy at 200 ms a move, 10 did
 /// at least as well as 20 in every game where both were measured (docs/bots.md,
@@ -483,11 +488,13 @@ impl Compiler<'_> {
         };
         let max_plies = match &f.game.max_plies {
             None => Some(DEFAULT_MAX_PLIES),
-            Some(m) if (1..=u32::MAX as i64).contains(m.get_ref()) => Some(*m.get_ref() as u32),
+            Some(m) if (1..=i64::from(MOST_PLIES)).contains(m.get_ref()) => {
+                Some(*m.get_ref() as u32)
+            }
             Some(m) => {
                 return Err(self.at(
                     m.span(),
-                    format!("max_plies must be a whole number from 1 to {}", u32::MAX),
+                    format!("max_plies must be a whole number from 1 to {MOST_PLIES}"),
                     "out of range",
                 ));
             }

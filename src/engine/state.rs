@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
 use super::board::CellId;
@@ -180,10 +181,11 @@ pub struct State {
     height_sets: Vec<u64>,
     /// Whether the position keeps a hash of its board (a game whose rules ask whether a
     /// position occurred before): per cell the hash of its stack, their combination, and
-    /// per ply played the board's hash and the whole position's (see [`State::record`]).
+    /// the board's hash and the whole position's of every position played, counted (see
+    /// [`State::record`]).
     hashing: bool,
     board_hash: u64,
-    history: Vec<(u64, u64)>,
+    history: History,
     /// 64-bit words in a set of this board's cells.
     words: u16,
     /// Global variables, then player variables (grouped by variable, one slot per player),
@@ -205,6 +207,15 @@ pub struct State {
     pub turn_over: bool,
     /// Set once the game has ended.
     pub outcome: Option<Outcome>,
+}
+
+/// The positions a game went through, by hash: how many times each whole position
+/// occurred, and which boards did. A question about repetitions is one lookup, whatever
+/// the length of the game.
+#[derive(Clone, Debug, Default)]
+struct History {
+    positions: FxHashMap<u64, u32>,
+    boards: FxHashSet<u64>,
 }
 
 /// Two positions are equal when their stacks, variables and turn agree: the caches are
@@ -235,7 +246,7 @@ impl Clone for State {
             short: self.short.clone(),
             sets: Vec::new(),
             height_sets: Vec::new(),
-            history: Vec::new(),
+            history: History::default(),
             tests: self.tests.clone(),
             vars: Vec::new(),
             outcome: None,
@@ -320,7 +331,7 @@ impl State {
             height_sets: Vec::new(),
             hashing: false,
             board_hash: 0,
-            history: Vec::new(),
+            history: History::default(),
             words: words as u16,
             stacks,
             vars,
@@ -1041,22 +1052,27 @@ impl State {
     /// for [`State::repetitions`] and [`State::board_repeated`].
     pub fn record(&mut self, mover: u8) {
         if self.hashing {
-            let entry = (self.board_hash, self.position_hash(mover));
-            self.history.push(entry);
+            let position = self.position_hash(mover);
+            *self.history.positions.entry(position).or_insert(0) += 1;
+            self.history.boards.insert(self.board_hash);
         }
     }
 
     /// Forgets the recorded positions and records this one as the first (a game started
     /// from a position written by hand).
     pub fn restart_history(&mut self, mover: u8) {
-        self.history.clear();
+        self.history.positions.clear();
+        self.history.boards.clear();
         self.record(mover);
     }
 
     /// How many times the position as `mover` leaves it occurred before (as recorded).
     pub fn repetitions(&self, mover: u8) -> i64 {
         let now = self.position_hash(mover);
-        self.history.iter().filter(|(_, h)| *h == now).count() as i64
+        self.history
+            .positions
+            .get(&now)
+            .map_or(0, |&n| i64::from(n))
     }
 
     /// Whether the position keeps its history (the game asks about repetitions): two
@@ -1067,7 +1083,7 @@ impl State {
 
     /// Whether the board (the stacks alone) is one recorded before.
     pub fn board_repeated(&self) -> bool {
-        self.hashing && self.history.iter().any(|(b, _)| *b == self.board_hash)
+        self.hashing && self.history.boards.contains(&self.board_hash)
     }
 
     /// Whether player `p` is still in the game.

@@ -186,7 +186,13 @@ pub fn check_paths(paths: &[Named]) -> Result<(), String> {
                 let both = if a.path == b.path {
                     format!("{} and {} both name {}", a.what, b.what, shown(b))
                 } else {
-                    format!("{} {} and {} {} are one file", a.what, shown(a), b.what, shown(b))
+                    format!(
+                        "{} {} and {} {} are one file",
+                        a.what,
+                        shown(a),
+                        b.what,
+                        shown(b)
+                    )
                 };
                 format!("{both}: one would overwrite the other; give each its own file")
             } else {
@@ -224,7 +230,9 @@ impl FileKey {
                     Some(f) if !f.as_os_str().is_empty() => f,
                     _ => Path::new("."),
                 };
-                Some(FileKey::New(fs::canonicalize(folder).ok()?.join(file.file_name()?)))
+                Some(FileKey::New(
+                    fs::canonicalize(folder).ok()?.join(file.file_name()?),
+                ))
             }
         }
     }

@@ -108,7 +108,11 @@ fn watch() {
         eprintln!(
             "\n(busy: Ctrl-C {} more time{} within {} s leaves, saving the game first)",
             BUSY_PRESSES - busy.len(),
-            if BUSY_PRESSES - busy.len() == 1 { "" } else { "s" },
+            if BUSY_PRESSES - busy.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
             BUSY_WINDOW.as_secs()
         );
     }

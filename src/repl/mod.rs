@@ -201,7 +201,9 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
                     match interrupt::rescue() {
                         Some(Ok(path)) => writeln!(out, "\nCtrl-C: the game was saved to {path}")?,
                         Some(Err(e)) => {
-                            return Err(Failure(format!("Ctrl-C: the game could not be saved: {e}")));
+                            return Err(Failure(format!(
+                                "Ctrl-C: the game could not be saved: {e}"
+                            )));
                         }
                         None => {}
                     }
@@ -290,7 +292,10 @@ fn offer_to_save(
             "y" | "yes" => offered.clone(),
             name => {
                 let question = if std::path::Path::new(name).exists() {
-                    Some(format!("`{}` exists: replace it with this game?", echo(name)))
+                    Some(format!(
+                        "`{}` exists: replace it with this game?",
+                        echo(name)
+                    ))
                 } else if session.is_command_or_ply(name) {
                     Some(format!(
                         "`{}` is a command or a ply: save the game to a file of that name?",
@@ -1012,10 +1017,20 @@ impl Session {
             .game
             .name
             .chars()
-            .map(|c| if c.is_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+            .map(|c| {
+                if c.is_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '-'
+                }
+            })
             .collect();
         let name = name.trim_matches('-');
-        format!("{}-{}", if name.is_empty() { "game" } else { name }, self.seed)
+        format!(
+            "{}-{}",
+            if name.is_empty() { "game" } else { name },
+            self.seed
+        )
     }
 
     /// The file `y` saves to when asked before leaving: the one last saved or loaded,
@@ -1037,8 +1052,7 @@ impl Session {
     /// Whether `text` is a command of `play` or a legal ply here.
     fn is_command_or_ply(&self, text: &str) -> bool {
         let (word, _) = split_command(text);
-        commands::find(word).is_some()
-            || typed_ply(&self.game, self.state(), text).is_ok()
+        commands::find(word).is_some() || typed_ply(&self.game, self.state(), text).is_ok()
     }
 
     /// Replaces the game with the one a transcript holds; this game is kept on failure.

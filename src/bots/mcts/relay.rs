@@ -87,8 +87,13 @@ struct Job<'a> {
     limits: &'a Limits<'a>,
 }
 
-/// Grows `tree` (made ready for `state`) with one thread per worker, the calling thread
-/// the first, within the limits; returns the iterations run over all threads.
+/// Grows `tree` (made ready for `state`) with its workers taking turns, within the
+/// limits; returns the iterations run over all workers. The workers run on as many
+/// threads as the machine has cores, at most one each, the calling thread the first:
+/// thread `t` runs workers `t`, `t + k`, `t + 2k`... in turn order, each one's playout
+/// played before its next turn. The tree changes only at turns, in the one fixed order,
+/// so it is the same whatever the number of threads or cores; more threads than cores
+/// would only keep the thread whose turn it is off a core.
 pub(super) fn grow(
     tree: &mut Tree,
     workers: &mut [Worker],
@@ -110,19 +115,27 @@ pub(super) fn grow(
         settings,
         limits,
     };
+    let threads = workers.len().min(limits.cores).max(1);
+    let mut shares: Vec<Vec<Runner>> = (0..threads).map(|_| Vec::new()).collect();
+    for (i, worker) in workers.iter_mut().enumerate() {
+        shares[i % threads].push(Runner {
+            i,
+            worker,
+            pending: None,
+            iterations: 0,
+            timer: timer.clone(),
+        });
+    }
     let iterations = std::thread::scope(|scope| {
-        let (first, others) = workers
-            .split_first_mut()
-            .expect("a relay has a first thread");
-        let handles: Vec<_> = others
-            .iter_mut()
-            .enumerate()
-            .map(|(k, w)| {
-                let (relay, timer) = (&relay, timer.clone());
-                scope.spawn(move || run(k + 1, w, relay, job, timer))
+        let mut shares = shares.into_iter();
+        let first = shares.next().expect("a relay has a first thread");
+        let handles: Vec<_> = shares
+            .map(|share| {
+                let relay = &relay;
+                scope.spawn(move || run(share, relay, job))
             })
             .collect();
-        let mine = run(0, first, &relay, job, timer);
+        let mine = run(first, &relay, job);
         mine + handles
             .into_iter()
             .map(|h| h.join().unwrap_or(0))
@@ -134,44 +147,68 @@ pub(super) fn grow(
     iterations
 }
 
-/// Thread `i`'s part of the search, a panic caught so that the others stop too.
-fn run(i: usize, worker: &mut Worker, relay: &Relay, job: Job, timer: Timer) -> u64 {
-    let result = catch_unwind(AssertUnwindSafe(|| iterate(i, worker, relay, job, timer)));
-    result.unwrap_or_else(|_| {
+/// One thread's share of the workers, run in turn order, a panic caught so that the
+/// other threads stop too; the iterations they ran.
+fn run(mut share: Vec<Runner>, relay: &Relay, job: Job) -> u64 {
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let searching = |r: &&mut Runner| relay.active[r.i].load(Ordering::Acquire);
+        while share
+            .iter()
+            .any(|r| relay.active[r.i].load(Ordering::Acquire))
+        {
+            for runner in share.iter_mut().filter(searching) {
+                if !relay.wait_turn(runner.i) {
+                    return;
+                }
+                runner.turn(relay, job);
+            }
+        }
+    }));
+    if result.is_err() {
         relay.failed.store(true, Ordering::Release);
-        0
-    })
+        return 0;
+    }
+    share.iter().map(|r| r.iterations).sum()
 }
 
-/// Thread `i`'s iterations: at each turn, the last playout backed up and the next
-/// descent made; between turns, the playout. Returns how many iterations it ran.
-fn iterate(i: usize, worker: &mut Worker, relay: &Relay, job: Job, mut timer: Timer) -> u64 {
-    let Job {
-        game,
-        state,
-        settings,
-        limits,
-    } = job;
-    let (rng, scratch, probe, rewards) = worker.parts(state);
-    let mut iterations = 0u64;
-    // The node whose playout is still to be backed up, and whether its rewards are
-    // `[eval]` values for the tree to soften.
-    let mut pending: Option<(usize, bool)> = None;
-    while relay.wait_turn(i) {
+/// A worker's part of the search: the playout it still has to back up, and what it has
+/// run so far.
+struct Runner<'w> {
+    i: usize,
+    worker: &'w mut Worker,
+    /// The node whose playout is still to be backed up, and whether its rewards are
+    /// `[eval]` values for the tree to soften.
+    pending: Option<(usize, bool)>,
+    iterations: u64,
+    timer: Timer,
+}
+
+impl Runner<'_> {
+    /// Worker `i`'s turn, which has come: the last playout backed up and the next descent
+    /// made (or the worker stopped), the turn handed on, then the playout played.
+    fn turn(&mut self, relay: &Relay, job: Job) {
+        let Job {
+            game,
+            state,
+            settings,
+            limits,
+        } = job;
+        let i = self.i;
+        let (rng, scratch, probe, rewards) = self.worker.parts(state);
         let mut tree = relay.tree();
-        if let Some((node, soften)) = pending.take() {
+        if let Some((node, soften)) = self.pending.take() {
             if soften {
                 tree.soften(rewards);
             }
             tree.back_up(node, rewards, false);
-            iterations += 1;
+            self.iterations += 1;
         }
         let more = match limits.budget {
-            Budget::Iterations(n) => iterations < n,
-            Budget::Time(_) => !limits.budget.time_spent(&mut timer) || iterations == 0,
+            Budget::Iterations(n) => self.iterations < n,
+            Budget::Time(_) => !limits.budget.time_spent(&mut self.timer) || self.iterations == 0,
         };
         // A proven root has nothing left to search.
-        let proven = tree.nodes[0].won_by != UNPROVEN && iterations > 0;
+        let proven = tree.nodes[0].won_by != UNPROVEN && self.iterations > 0;
         if !more
             || proven
             || tree.nodes.len() >= limits.nodes
@@ -180,23 +217,22 @@ fn iterate(i: usize, worker: &mut Worker, relay: &Relay, job: Job, mut timer: Ti
             drop(tree);
             relay.active[i].store(false, Ordering::Release);
             relay.pass(i);
-            break;
+            return;
         }
         let node = tree.descend(game, state, scratch, probe, rng, settings);
         if tree.settle(game, node, scratch, rewards) {
             // No playout: its result is known at once.
             tree.back_up(node, rewards, true);
-            iterations += 1;
+            self.iterations += 1;
             drop(tree);
             relay.pass(i);
-            continue;
+            return;
         }
         tree.visit(node);
         drop(tree);
         relay.pass(i);
         let by_eval = play_out(game, scratch, rng, settings);
         let soften = outcome_rewards(game, scratch, by_eval, rewards);
-        pending = Some((node, soften));
+        self.pending = Some((node, soften));
     }
-    iterations
 }
