@@ -11,6 +11,7 @@ mod compiled;
 mod diagnostics;
 mod docs;
 mod draughts;
+mod draughts10;
 mod facts;
 mod fast;
 mod fast_engines;
