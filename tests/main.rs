@@ -1,5 +1,6 @@
 //! The one integration-test binary: every suite is a module here.
 
+mod actions;
 mod allocations;
 mod bots;
 mod bounce_reference;
