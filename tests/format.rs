@@ -109,6 +109,85 @@ fn a_part_that_may_repeat_lets_the_chain_stop_anywhere() {
     assert_eq!(texts(&g, &g.start()), ["a1xc1", "a1xc1xe1", "a1xc1xe1xg1!"]);
 }
 
+/// A slide of one hop, its direction and its cell chosen in a part that must repeat: after
+/// a hop the part cannot be played again (`hops < 1`), but trying it binds `way` to each
+/// direction in turn.
+const ONE_HOP: &str = r#"
+[game]
+name = "repeat"
+[[players]]
+name = "red"
+[[players]]
+name = "blue"
+[board]
+files = 5
+ranks = 5
+[pieces.p]
+owned = true
+symbol = { red = "R", blue = "B" }
+[[setup]]
+put = "p"
+owner = "red"
+at = ["c3"]
+[vars.global]
+hops = 0
+[[actions]]
+name = "go"
+choose = ['from in cells where owner(from) == me']
+effect = 'hops = 0'
+notation = '{from}'
+[[actions.then]]
+repeat = "must"
+choose = ['way in orthogonal', 'where hops < 1', 'to in ray(from, way)']
+effect = 'move(from, to); hops = hops + 1'
+notation = ' {way} {to}'
+"#;
+
+/// Regression: trying a repeated part once more bound its names again in the slots the
+/// play before it was still walking, so that play went on with the last direction tried
+/// (`c3 w c5`, `c3 w e3`, ...) instead of its own. Listing, counting, drawing and playing
+/// must all give the eight slides.
+#[test]
+fn trying_a_repeated_part_again_does_not_overwrite_the_names_of_the_play_before() {
+    let g = game(ONE_HOP);
+    let s = g.start();
+    let mut slides = [
+        "c3 n c4", "c3 n c5", "c3 e d3", "c3 e e3", "c3 s c2", "c3 s c1", "c3 w b3", "c3 w a3",
+    ];
+    slides.sort_unstable();
+    assert_eq!(texts(&g, &s), slides);
+    assert_eq!(g.count_plies(&s), 8);
+    assert_eq!(cli::perft(&g, &s, 1), 8);
+    // Each text, typed, plays its slide: the piece ends on the cell the text names.
+    for text in slides {
+        let mut after = s.clone();
+        play(&g, &mut after, text);
+        let to = &text[text.len() - 2..];
+        assert_eq!(crate::common::height(&g, &after, to), 1, "{text}");
+        assert_eq!(crate::common::height(&g, &after, "c3"), 0, "{text}");
+    }
+    // Random draws (listed whole, as every action whose part repeats) give only those,
+    // each of them, and play them as the text says.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..400 {
+        let ply = g.random_ply(&mut s.clone(), &mut rng).expect("a ply");
+        let text = g.notation(&s, &ply);
+        assert!(slides.contains(&text.as_str()), "drew {text}");
+        seen.insert(text);
+        let (mut drawn, mut typed) = (s.clone(), s.clone());
+        let played = g.play_random(&mut drawn, &mut rng).expect("a ply");
+        let text = g.notation(&s, &played);
+        assert!(slides.contains(&text.as_str()), "played {text}");
+        play(&g, &mut typed, &text);
+        assert_eq!(
+            drawn, typed,
+            "{text} drawn and played differs from {text} typed"
+        );
+    }
+    assert_eq!(seen.len(), 8, "{seen:?}");
+}
+
 #[test]
 fn repeated_parts_are_checked_where_they_are_written() {
     let last = chain("must").replace(

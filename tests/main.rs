@@ -1,5 +1,6 @@
 //! The one integration-test binary: every suite is a module here.
 
+mod actions;
 mod allocations;
 mod bots;
 mod bounce_reference;
@@ -11,6 +12,7 @@ mod compiled;
 mod diagnostics;
 mod docs;
 mod draughts;
+mod draughts10;
 mod facts;
 mod fast;
 mod fast_engines;

@@ -66,6 +66,40 @@ notation = ' plain'
 }
 
 #[test]
+fn a_skipped_optional_part_leaves_the_lets_of_its_effect_none_too() {
+    // Part 2 (optional) names `y` in its effect; part 3 must see `y` as none when part 2
+    // is skipped. It read the slot as an earlier branch, or the fresh frame (a1), left it.
+    let g = game(&two_players(
+        r#"
+[[actions]]
+name = "go"
+choose = ['at in cells where empty(at)']
+notation = '{at}'
+
+[[actions.then]]
+optional = true
+choose = ['x in cells where x != at']
+effect = 'let y = x'
+notation = ' +{x}'
+
+[[actions.then]]
+choose = ['where y == none']
+effect = 'place(at, p, me)'
+notation = ' plain {y}'
+"#,
+    ));
+    let s = g.start();
+    let plain = ["a1 plain none", "b1 plain none", "c1 plain none"];
+    assert_eq!(texts(&g, &s), plain);
+    // Drawn and played, the same.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    for _ in 0..30 {
+        let ply = g.random_ply(&mut s.clone(), &mut rng).expect("a ply");
+        assert!(plain.contains(&g.notation(&s, &ply).as_str()));
+    }
+}
+
+#[test]
 fn an_optional_part_gives_plies_with_and_without_it() {
     let g = game(&two_players(
         r#"

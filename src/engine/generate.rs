@@ -5,7 +5,9 @@
 //! bit, nothing listed), works out `let`s and tests `where`s; the walk plays each part's
 //! effect through a [`Journal`] and takes it back, so trying plies never copies the
 //! position. The last part's effect is played only when a `check` reads its
-//! result: otherwise the ply is complete once its choices are made. What happens to a
+//! result: otherwise the ply is complete once its choices are made. A repeated part's
+//! plays bind its names in the same slots: once the plays after one are walked, it gets
+//! its own back, so that its choices go on as they began. What happens to a
 //! complete ply is the [`Sink`]'s business: listing (`legal_plies`, `perft`) or stopping
 //! at the first (the stuck test after every ply).
 
@@ -13,7 +15,7 @@ use smallvec::SmallVec;
 
 use super::chain::Env;
 use super::game::{Game, Ply};
-use super::program::{Action, MOST_REPEATS, Repeat, frame};
+use super::program::{Action, Frame, MOST_REPEATS, Repeat, frame};
 use super::state::{Journal, State};
 
 /// What the walk does with each complete ply.
@@ -252,7 +254,12 @@ impl<'a, 's, S: Sink> Walk<'a, 's, S> {
                 || if repeated {
                     self.continued += 1;
                     self.reps += 1;
+                    // The next play binds the part's names again, in the same slots; this
+                    // play's choices still to be walked read them (a collection, a filter,
+                    // the values noted), so they get back what this play bound.
+                    let kept = Frame::from_slice(env.locals);
                     let go_on = self.repeat(env, p);
+                    env.locals.copy_from_slice(&kept);
                     self.reps -= 1;
                     go_on
                 } else {

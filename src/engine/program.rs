@@ -763,11 +763,18 @@ impl Part {
         }
     }
 
-    /// Sets the names this part binds to `none`: what later parts see when an optional
-    /// part is skipped, instead of whatever an earlier branch left in the slots.
+    /// Sets the names this part binds to `none`, its choices' and its effect's `let`s
+    /// (those of the effect's top level, which later parts see): what later parts see
+    /// when an optional part is skipped, instead of whatever an earlier branch left in
+    /// the slots, or a fresh frame's zeros.
     pub fn clear_slots(&self, locals: &mut [i64]) {
         for choice in &self.choices {
             if let Choice::In { slot, .. } | Choice::Let(slot, _) = choice {
+                locals[*slot as usize] = super::state::NONE;
+            }
+        }
+        for op in &self.effect {
+            if let Op::Let(slot, _) = op {
                 locals[*slot as usize] = super::state::NONE;
             }
         }
