@@ -207,6 +207,19 @@ enum Command {
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
+    // Clap refuses an argument that is not UTF-8 without saying which: say it here.
+    if let Some((i, arg)) = std::env::args_os()
+        .enumerate()
+        .skip(1)
+        .find(|(_, a)| a.to_str().is_none())
+    {
+        eprintln!(
+            "error: argument {i}, `{}`, is not UTF-8 text (shown with � for the bytes that are \
+             not); file names and options must be",
+            printable(&arg.to_string_lossy())
+        );
+        return ExitCode::from(2);
+    }
     let cli = Cli::parse();
     let mut out = io::stdout().lock();
     match run(cli.command, &mut out) {
@@ -260,32 +273,45 @@ impl GameArgs {
     }
 }
 
-/// Plays `;`-separated plies from the start; an illegal one is an error naming it.
+/// Plays `;`-separated plies from the start; an illegal one is an error naming it. A ply
+/// whose text holds `;` itself is found by joining pieces again: the first of `a`, `a;`,
+/// `a;b`, `a;b;`... that is a legal ply is played.
 pub fn play_sequence(game: &Game, plies: &str) -> Result<State, Failure> {
     let mut state = game.start();
-    for (i, text) in plies
-        .split(';')
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .enumerate()
-    {
+    let pieces: Vec<&str> = plies.split(';').collect();
+    let (mut at, mut index) = (0, 0);
+    while at < pieces.len() {
+        if pieces[at].trim().is_empty() {
+            at += 1;
+            continue;
+        }
+        index += 1;
+        let text = pieces[at].trim();
         if state.outcome.is_some() {
             return Err(Failure(format!(
-                "ply {} `{}`: the game is already over",
-                i + 1,
+                "ply {index} `{}`: the game is already over",
                 echo(text)
             )));
         }
-        let ply = typed_ply(game, &state, text).map_err(|closest| {
-            Failure(illegal_message(
-                i + 1,
+        let joined = (at..pieces.len()).find_map(|last| {
+            let joined = pieces[at..=last].join(";");
+            [joined.clone(), joined + ";"].into_iter().find_map(|t| {
+                let ply = typed_ply(game, &state, t.trim()).ok()?;
+                Some((ply, last))
+            })
+        });
+        let Some((ply, last)) = joined else {
+            let closest = typed_ply(game, &state, text).err().unwrap_or_default();
+            return Err(Failure(illegal_message(
+                index,
                 &IllegalPly {
                     text: text.to_string(),
                     closest,
                 },
-            ))
-        })?;
+            )));
+        };
         game.play(&mut state, &ply);
+        at = last + 1;
     }
     Ok(state)
 }
@@ -305,7 +331,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             for path in &games {
                 let result = spec::load(path).and_then(|s| compile::compile(&s, &[]));
                 match result {
-                    Ok(game) => match probe(&game, path) {
+                    Ok(game) => match probe_in_time(&game, path) {
                         Ok(warnings) => {
                             let path = printable(path);
                             writeln!(out, "{path}: ok: {}", compile::summary(&game))?;
@@ -316,7 +342,13 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                         }
                         Err(Failure(msg)) => {
                             out.flush()?;
-                            eprintln!("error: {msg}");
+                            // A located diagnostic says `error:` itself.
+                            let lead = if msg.starts_with("error: ") {
+                                ""
+                            } else {
+                                "error: "
+                            };
+                            eprintln!("{lead}{msg}");
                             ok = false;
                         }
                     },
@@ -340,6 +372,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                 write!(out, "{}", render(&g, &state))?;
             }
             let legal = g.legal_with_notation(&state);
+            no_runaway(&g)?;
             g.check_notation(&legal).map_err(Failure)?;
             for (text, _) in legal {
                 writeln!(out, "{text}")?;
@@ -385,6 +418,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             } else {
                 run.count(&g, &state, depth)?
             };
+            no_runaway(&g)?;
             writeln!(out, "{total}")?;
             if stats {
                 let seconds = clock.elapsed().as_secs_f64();
@@ -491,6 +525,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                 transcripts,
             };
             let report = tournament::run(&g, &settings).map_err(Failure)?;
+            no_runaway(&g)?;
             write!(out, "{}", report.table())?;
             if let Some(path) = json {
                 let text = serde_json::to_string_pretty(&report.json())? + "\n";
@@ -518,6 +553,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             };
             let g = load_game(&game.as_ref())?;
             let report = bench::run(&g, amount, seed, usize::from(threads));
+            no_runaway(&g)?;
             write!(out, "{}", report.text())?;
             if let Some(path) = json {
                 let text = serde_json::to_string_pretty(&report.json())? + "\n";
@@ -553,6 +589,15 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             replay(&file, game.as_deref(), board, out)?;
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// The game's runaway as an error: plies listed, counted or drawn since it ran away are
+/// cut short ([`Game::runaway`]), so nothing printed from them would be true.
+pub fn no_runaway(game: &Game) -> Result<(), Failure> {
+    match game.runaway() {
+        Some(d) => Err(Failure(d.to_string())),
+        None => Ok(()),
     }
 }
 
@@ -738,6 +783,7 @@ pub fn selfplay_with(
             break;
         };
         let legal = game.legal_with_notation(&state);
+        no_runaway(game)?;
         game.check_notation(&legal)
             .map_err(|e| Failure(format!("{file}: after {index} plies: {e}")))?;
         let legal: Vec<String> = legal.into_iter().map(|(t, _)| t).collect();
@@ -836,6 +882,7 @@ pub fn replay(
             ));
         }
     });
+    no_runaway(&game)?;
     let state = replayed.map_err(|e| {
         let mut message = format!("{shown}: {e}");
         let failing = t.plies.iter().find(|p| p.line == e.line);
@@ -894,6 +941,19 @@ fn transcript_game_file(transcript: &str, named: &str) -> Result<String, String>
     if named_path.is_file() {
         return Ok(named.to_string());
     }
+    // There, but no file to read a game from (a FIFO, a folder, a device).
+    if let Some(there) = [&beside, &named_path.to_path_buf()]
+        .into_iter()
+        .find(|p| p.exists())
+    {
+        return Err(format!(
+            "{}: the game file `{}` is at {}, but that is not a regular file; give the game \
+             file with --game FILE",
+            printable(transcript),
+            printable(named),
+            printable(&there.to_string_lossy())
+        ));
+    }
     Err(format!(
         "{}: the game file `{}` is neither beside it ({}) nor in the working folder; give \
          it with --game FILE",
@@ -920,7 +980,9 @@ pub fn probe(game: &Game, file: &str) -> Result<Vec<String>, Failure> {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         state.clone_from(&game.initial);
         while state.outcome.is_none() && clock.elapsed() < PROBE_TIME {
-            if game.play_random(&mut state, &mut rng).is_none() {
+            let played = game.play_random(&mut state, &mut rng);
+            no_runaway(game)?;
+            if played.is_none() {
                 break;
             }
         }
@@ -947,6 +1009,34 @@ pub fn probe(game: &Game, file: &str) -> Result<Vec<String>, Failure> {
         )
     }])
 }
+
+/// `check`'s [`probe`] on a thread of its own, given [`PROBE_LIMIT`]: a file whose
+/// move generation is so slow (a filter over every triple of cells, nested `for`s in an
+/// effect) that the probe does not finish gets a warning saying so, not a check that
+/// never returns. The probe's thread is left to run until the process ends.
+fn probe_in_time(game: &Game, file: &str) -> Result<Vec<String>, Failure> {
+    let (send, receive) = std::sync::mpsc::channel();
+    let (game, file) = (game.clone(), file.to_string());
+    std::thread::spawn(move || {
+        let _ = send.send(probe(&game, &file).map_err(|Failure(msg)| msg));
+    });
+    match receive.recv_timeout(PROBE_LIMIT) {
+        Ok(result) => result.map_err(Failure),
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Ok(vec![format!(
+            "this file's move generation is slow: {PROBE_GAMES} random games of {PROBE_PLIES} \
+             plies did not finish in {} s, so the probe stopped (what it checks is untested). \
+             A filter over several cells at once, or nested `for`s over cells in an effect, \
+             is worked out for every combination",
+            PROBE_LIMIT.as_secs()
+        )]),
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(Failure(
+            "the probe of this file failed (a bug: please report it)".into(),
+        )),
+    }
+}
+
+/// How long [`probe_in_time`] waits for the probe.
+const PROBE_LIMIT: Duration = Duration::from_secs(10);
 
 /// How many games `check` plays to probe a game file, and how many plies of each it
 /// compares the texts of.

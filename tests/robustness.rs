@@ -64,9 +64,17 @@ fn a_game_that_never_ends_stops_at_the_default_ply_cap_in_selfplay_match_and_pla
 fn bench_honours_its_seconds_inside_a_playout_that_never_ends() {
     let dir = Scratch::new("bench-forever");
     let file = dir.join("forever.toml");
+    // The longest game a file may ask for (100,000 plies), each ply a walk over the 676
+    // cells of the largest board: a playout far longer than the time given.
     let text = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(NEVER_ENDS))
         .unwrap()
-        .replace("[game]\n", "[game]\nmax_plies = 4000000000\n");
+        .replace("[game]\n", "[game]\nmax_plies = 100000\n")
+        .replace("files = 2\nranks = 1", "files = 26\nranks = 26")
+        .replace(
+            "notation = 'pass'",
+            "notation = 'pass'\neffect = 'for c in cells where empty(c) { seen = seen + 1 }'\n\
+             [vars.global]\nseen = 0",
+        );
     std::fs::write(&file, text).unwrap();
     let clock = Instant::now();
     let out = rulebook()

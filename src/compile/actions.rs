@@ -6,6 +6,7 @@ use std::sync::Arc;
 use super::*;
 use crate::engine::chain::Chain;
 use crate::engine::effect::Effect;
+use crate::engine::program::MOST_STEPS;
 
 impl Compiler<'_> {
     pub(super) fn action(
@@ -87,6 +88,27 @@ impl Compiler<'_> {
                 "too many parts",
             ));
         }
+        // Said if the action's walk in a position runs away: located at its repeated
+        // part when it has one (which is what runs away, most often), else at its name.
+        let (span, label) = match spec.then.last().and_then(|p| p.repeat.as_ref()) {
+            Some(repeat) => (repeat.span(), "this part repeats"),
+            None => (spec.name.span(), "this action"),
+        };
+        let mut runaway = *self.at(
+            span,
+            format!(
+                "action `{}` makes more plies in one position than can be listed (over \
+                 {MOST_STEPS} steps: its plies, the choices they hold and the plays of its \
+                 repeated part); its plies there were cut short",
+                spec.name.get_ref()
+            ),
+            label,
+        );
+        runaway.help.push(
+            "a repeated part with several choices a play makes exponentially many chains: \
+             bound them with a `where` (on a counter, or on the cells already visited)"
+                .into(),
+        );
         Ok(Action {
             name: spec.name.get_ref().clone(),
             phase,
@@ -98,6 +120,7 @@ impl Compiler<'_> {
             overlay: None,
             kept_head: None,
             head: Arc::new(Chain::new(&[], 0, false, false)),
+            runaway: Arc::new(runaway),
         })
     }
 

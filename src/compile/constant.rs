@@ -49,6 +49,22 @@ fn want_bool(v: Const, e: &Expr) -> Result<bool, LangError> {
     }
 }
 
+/// A result of arithmetic on constants, or an error at `e` where it does not fit in a
+/// whole number (it would wrap round silently).
+fn overflow(result: Option<i64>, e: &Expr) -> Result<i64, LangError> {
+    result.ok_or_else(|| {
+        LangError::new(
+            e.span,
+            format!(
+                "this arithmetic overflows: whole numbers run from {} to {}",
+                i64::MIN,
+                i64::MAX
+            ),
+        )
+        .label("too large")
+    })
+}
+
 /// Evaluates a constant expression.
 pub fn eval(e: &Expr, env: &dyn Env) -> Result<Const, LangError> {
     Ok(match &e.kind {
@@ -57,7 +73,9 @@ pub fn eval(e: &Expr, env: &dyn Env) -> Result<Const, LangError> {
         ExprKind::Name(n) => env
             .get(n)
             .ok_or_else(|| LangError::unknown(e.span, n, env.names()))?,
-        ExprKind::Unary(UnOp::Neg, x) => Const::Int(want_int(eval(x, env)?, x)?.wrapping_neg()),
+        ExprKind::Unary(UnOp::Neg, x) => {
+            Const::Int(overflow(want_int(eval(x, env)?, x)?.checked_neg(), e)?)
+        }
         ExprKind::Unary(UnOp::Not, x) => Const::Bool(!want_bool(eval(x, env)?, x)?),
         ExprKind::If(c, t, f) => {
             let (t, f) = (eval(t, env)?, eval(f, env)?);
@@ -90,11 +108,13 @@ pub fn eval(e: &Expr, env: &dyn Env) -> Result<Const, LangError> {
                         BinOp::Le => Const::Bool(x <= y),
                         BinOp::Gt => Const::Bool(x > y),
                         BinOp::Ge => Const::Bool(x >= y),
-                        BinOp::Add => Const::Int(x.wrapping_add(y)),
-                        BinOp::Sub => Const::Int(x.wrapping_sub(y)),
-                        BinOp::Mul => Const::Int(x.wrapping_mul(y)),
-                        BinOp::Div => Const::Int(if y == 0 { 0 } else { x.wrapping_div(y) }),
-                        _ => Const::Int(if y == 0 { 0 } else { x.wrapping_rem(y) }),
+                        BinOp::Add => Const::Int(overflow(x.checked_add(y), e)?),
+                        BinOp::Sub => Const::Int(overflow(x.checked_sub(y), e)?),
+                        BinOp::Mul => Const::Int(overflow(x.checked_mul(y), e)?),
+                        BinOp::Div if y == 0 => Const::Int(0),
+                        BinOp::Div => Const::Int(overflow(x.checked_div(y), e)?),
+                        _ if y == 0 => Const::Int(0),
+                        _ => Const::Int(overflow(x.checked_rem(y), e)?),
                     }
                 }
             }

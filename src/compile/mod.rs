@@ -16,6 +16,7 @@ mod setup;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use smallvec::SmallVec;
 use toml::Spanned;
@@ -87,12 +88,16 @@ impl LangError {
         if let Some(near) = nearest(name, &existing) {
             e = e.help(format!("did you mean `{near}`?"));
         }
+        if existing.is_empty() {
+            // Where only numbers and parameters count (a board size), in a game with none.
+            return e.help("no name can be used here: the game declares no parameters");
+        }
         e.help(format!("names that exist here: {}", existing.join(", ")))
     }
 }
 
 /// The existing name closest to `name`, if it is close enough to be a likely typo.
-fn nearest<'a>(name: &str, existing: &'a [String]) -> Option<&'a String> {
+pub(crate) fn nearest<'a>(name: &str, existing: &'a [String]) -> Option<&'a String> {
     existing
         .iter()
         .map(|n| (crate::engine::game::edit_distance(n, name), n))
@@ -534,6 +539,7 @@ impl Compiler<'_> {
             turn_vars: (turn_first, turn_inits),
             initial,
             start_position: None,
+            ran_away: OnceLock::new(),
         };
         // The tree-walking reference keeps steps as the file writes them.
         sets::optimise(&mut game, self.closures);

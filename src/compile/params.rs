@@ -186,9 +186,19 @@ impl Compiler<'_> {
             seats.push((name, p.name.span()));
         }
         if present.is_empty() {
+            let help = if seats.is_empty() {
+                "declare players with [[players]] name = \"...\"".to_string()
+            } else {
+                let names: Vec<&str> = seats.iter().map(|(n, _)| n.as_str()).collect();
+                format!(
+                    "the file declares {}, but the `present` of each is false with these \
+                     parameters",
+                    names.join(", ")
+                )
+            };
             return Err(Box::new(
                 Diagnostic::plain(self.path(), "no player takes part with these parameters")
-                    .with_help("declare players with [[players]] name = \"...\""),
+                    .with_help(help),
             ));
         }
         Ok((present, seats))

@@ -272,7 +272,29 @@ impl Compiler<'_> {
                 }
                 _ => {
                     let code = Spanned::new(span.clone(), s.clone());
-                    let c = self.constant(&code, env)?;
+                    let c = self.constant(&code, env).map_err(|mut d| {
+                        // A lone word that names nothing is most likely a misspelt type.
+                        let word = s.trim();
+                        if word.chars().all(|c| c.is_alphanumeric() || c == '_')
+                            && d.message.starts_with("unknown name")
+                        {
+                            d.message = format!(
+                                "`{word}` is neither a type (cell, player, kind, direction) \
+                                 nor a parameter"
+                            );
+                            let types = ["cell", "player", "kind", "direction"].map(String::from);
+                            d.help = crate::compile::nearest(word, &types)
+                                .map(|t| format!("did you mean `{t}`?"))
+                                .into_iter()
+                                .chain(std::iter::once(
+                                    "a variable starts as a number, true/false, an expression \
+                                     over the parameters, or a type (starting as none)"
+                                        .to_string(),
+                                ))
+                                .collect();
+                        }
+                        d
+                    })?;
                     Ok((c.raw(), if matches!(c, Const::Int(_)) { Type::Int } else { Type::Bool }))
                 }
             },

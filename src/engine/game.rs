@@ -1,5 +1,7 @@
 //! A compiled game and the rules that run it: legal plies, playing a ply, turn order, ends.
 
+use std::sync::OnceLock;
+
 use smallvec::SmallVec;
 
 use super::board::{Board, DIRECTIONS};
@@ -12,6 +14,7 @@ use super::program::{
 };
 use super::state::{Journal, NONE, Outcome, State};
 use crate::lang::types::Type;
+use crate::spec::diag::Diagnostic;
 
 /// A piece kind: its name and how it is drawn.
 #[derive(Clone, Debug)]
@@ -142,6 +145,9 @@ pub struct Game {
     /// The diagram the game starts from instead of its own start, if any (one line: see
     /// `record::diagram`), so that a transcript can say where it started.
     pub start_position: Option<String>,
+    /// The first action whose walk in some position ran past `program::MOST_STEPS`, its
+    /// plies there cut short: see [`Game::runaway`].
+    pub(crate) ran_away: OnceLock<u16>,
 }
 
 /// One legal decision: which action, the values it chose, which optional parts it skipped.
@@ -160,6 +166,15 @@ pub struct IllegalPly {
 }
 
 impl Game {
+    /// Why the plies listed, counted or drawn so far may be cut short: the located error
+    /// of the first action whose walk in some position ran past `program::MOST_STEPS`
+    /// (a repeated part with several choices a play, most often). The commands that list
+    /// plies report it instead of what they would print.
+    pub fn runaway(&self) -> Option<&Diagnostic> {
+        let &action = self.ran_away.get()?;
+        Some(&self.actions[action as usize].runaway)
+    }
+
     /// A fresh position.
     pub fn start(&self) -> State {
         self.initial.clone()
@@ -590,14 +605,27 @@ impl Game {
         if let Some((_, ply)) = legal.iter().find(|(t, _)| normalize(t) == wanted) {
             return Ok(ply.clone());
         }
-        let mut ranked: Vec<(usize, &String)> = legal
+        // Plies that begin with what was typed come first (`d5` for `d5xa1`: a move
+        // given without the capture it makes), then by how few letters differ.
+        let mut ranked: Vec<(bool, usize, &String)> = legal
             .iter()
-            .map(|(t, _)| (edit_distance(&normalize(t), &wanted), t))
+            .map(|(t, _)| {
+                let t_norm = normalize(t);
+                (
+                    !t_norm.starts_with(&wanted),
+                    edit_distance(&t_norm, &wanted),
+                    t,
+                )
+            })
             .collect();
         ranked.sort();
         Err(IllegalPly {
             text: text.trim().to_string(),
-            closest: ranked.into_iter().take(5).map(|(_, t)| t.clone()).collect(),
+            closest: ranked
+                .into_iter()
+                .take(5)
+                .map(|(_, _, t)| t.clone())
+                .collect(),
         })
     }
 }

@@ -15,7 +15,7 @@ use smallvec::SmallVec;
 
 use super::chain::Env;
 use super::game::{Game, Ply};
-use super::program::{Action, Frame, MOST_REPEATS, Repeat, frame};
+use super::program::{Action, Frame, MOST_REPEATS, MOST_STEPS, Repeat, frame};
 use super::state::{Journal, State};
 
 /// What the walk does with each complete ply.
@@ -170,6 +170,8 @@ struct Walk<'a, 's, S: Sink> {
     /// times it was completed in the whole walk (a repetition that went on changes it).
     reps: usize,
     continued: u64,
+    /// Plies given and plays of the repeated part so far, bounded by [`MOST_STEPS`].
+    steps: u64,
 }
 
 impl<'a, 's, S: Sink> Walk<'a, 's, S> {
@@ -183,14 +185,28 @@ impl<'a, 's, S: Sink> Walk<'a, 's, S> {
             sink,
             reps: 0,
             continued: 0,
+            steps: 0,
         }
+    }
+
+    /// Counts `n` steps of the walk (a ply given and its values, a play of the repeated
+    /// part); past [`MOST_STEPS`] the walk stops, false, with the action noted as the
+    /// one that ran away ([`Game::runaway`]).
+    fn step(&mut self, game: &Game, n: usize) -> bool {
+        self.steps += n as u64;
+        if self.steps > MOST_STEPS {
+            let _ = game.ran_away.set(self.index);
+            return false;
+        }
+        true
     }
 
     /// Continues from part `p`; returns false once the sink wants no more.
     fn part(&mut self, env: &mut Env, p: usize) -> bool {
         let action = self.action;
         if p == action.parts.len() {
-            return self.sink.ply(self.index, &self.values, self.skipped);
+            return self.step(env.game, 1 + self.values.len())
+                && self.sink.ply(self.index, &self.values, self.skipped);
         }
         let part = &action.parts[p];
         if part.repeat != Repeat::Once {
@@ -212,7 +228,10 @@ impl<'a, 's, S: Sink> Walk<'a, 's, S> {
     /// The repeated part `p` (the last), once more or not: with `may` the ply may end
     /// here; with `must` it ends here only if the part cannot be played again.
     fn repeat(&mut self, env: &mut Env, p: usize) -> bool {
-        let end = |w: &mut Self| w.sink.ply(w.index, &w.values, w.skipped);
+        let game = env.game;
+        let end = |w: &mut Self| {
+            w.step(game, 1 + w.values.len()) && w.sink.ply(w.index, &w.values, w.skipped)
+        };
         if self.reps >= MOST_REPEATS {
             return end(self);
         }
@@ -252,16 +271,18 @@ impl<'a, 's, S: Sink> Walk<'a, 's, S> {
             let ok = env.play(part, self.journal);
             let go_on = !ok
                 || if repeated {
-                    self.continued += 1;
-                    self.reps += 1;
-                    // The next play binds the part's names again, in the same slots; this
-                    // play's choices still to be walked read them (a collection, a filter,
-                    // the values noted), so they get back what this play bound.
-                    let kept = Frame::from_slice(env.locals);
-                    let go_on = self.repeat(env, p);
-                    env.locals.copy_from_slice(&kept);
-                    self.reps -= 1;
-                    go_on
+                    self.step(env.game, 1) && {
+                        self.continued += 1;
+                        self.reps += 1;
+                        // The next play binds the part's names again, in the same slots;
+                        // this play's choices still to be walked read them (a collection,
+                        // a filter, the values noted), so they get back what it bound.
+                        let kept = Frame::from_slice(env.locals);
+                        let go_on = self.repeat(env, p);
+                        env.locals.copy_from_slice(&kept);
+                        self.reps -= 1;
+                        go_on
+                    }
                 } else {
                     self.part(env, p + 1)
                 };

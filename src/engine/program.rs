@@ -4,6 +4,7 @@
 //! names) are folded in, and every scalar is an `i64`. Evaluation lives in `eval.rs`.
 
 use crate::lang::ast::{AggOp, BinOp};
+use crate::spec::diag::Diagnostic;
 
 use std::sync::Arc;
 
@@ -588,6 +589,14 @@ pub enum Repeat {
 /// back and forth) stops there.
 pub const MOST_REPEATS: usize = 64;
 
+/// The most steps the walk of one action takes in one position: a step for each ply it
+/// gives and each value the ply holds, and one for each play of its repeated part. It
+/// bounds what `MOST_REPEATS` does not: the number of chains, which with two choices a
+/// play could reach 2^64, and a listing too large for memory (at most some 100 MB). A
+/// walk that reaches it stops, and the game says which action ran away
+/// ([`crate::engine::game::Game::runaway`]).
+pub const MOST_STEPS: u64 = 4_000_000;
+
 /// One way a part may be written: the template used when `when` holds (always, without
 /// one). A part's cases are tried in order.
 #[derive(Clone, Debug)]
@@ -818,6 +827,9 @@ pub struct Action {
     /// The first part's choices but the settled ones ([`HeadShape::settled`]), compiled
     /// to a chain: what random draws list the head with, once those are worked out.
     pub head: Arc<Chain>,
+    /// The error, located in the game file, that the commands report if the action's
+    /// walk in a position runs past [`MOST_STEPS`].
+    pub runaway: Arc<Diagnostic>,
 }
 
 impl Action {

@@ -212,10 +212,28 @@ pub struct State {
 /// The positions a game went through, by hash: how many times each whole position
 /// occurred, and which boards did. A question about repetitions is one lookup, whatever
 /// the length of the game.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 struct History {
     positions: FxHashMap<u64, u32>,
     boards: FxHashSet<u64>,
+}
+
+impl Clone for History {
+    fn clone(&self) -> History {
+        History {
+            positions: self.positions.clone(),
+            boards: self.boards.clone(),
+        }
+    }
+
+    /// Refilled in place: a playout that starts from the same position every time keeps
+    /// the tables its earlier playouts grew, and allocates nothing for them.
+    fn clone_from(&mut self, source: &History) {
+        self.positions.clear();
+        self.positions.extend(source.positions.iter());
+        self.boards.clear();
+        self.boards.extend(source.boards.iter());
+    }
 }
 
 /// Two positions are equal when their stacks, variables and turn agree: the caches are

@@ -447,6 +447,8 @@ fn rule_name(rule: &Rule) -> Option<&'static str> {
         }
         Rule::neg | Rule::not => "a prefix operator (-, !)",
         Rule::if_expr | Rule::if_stmt => "`if`",
+        Rule::kw_then => "`then`",
+        Rule::kw_else => "`else` (an `if ... then ...` expression needs one)",
         Rule::aggregate | Rule::agg_op => {
             "an aggregate (count, any, all, min, max, sum, first, last, sort_desc, sort_asc)"
         }

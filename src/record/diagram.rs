@@ -8,16 +8,22 @@
 //! - a **rank**: one token per cell of the rank, in file order, the top rank first (as
 //!   the board is drawn). A token is `.` for an empty cell, or the symbols of the pieces
 //!   from the bottom of the stack up joined by `+` (`o+W`), a symbol followed by `*N`
-//!   standing for N of that piece (`o*3`). Symbols are the game's own (`[pieces]`).
-//! - an **assignment** `NAME = VALUE`: `to_move` (a seat), `turn` (from 1), `plies` (played
-//!   so far, from 0), or a
-//!   variable of the game (`passes = 1`, a player variable with its seat:
-//!   `supply(white) = 2`, a variable per kind with its kind, `hand(white, tile) = 1`). A value is a number, `true`/`false`, `none`, or a cell, seat,
-//!   kind or direction by name, as the variable's type asks.
+//!   standing for N of that piece (`o*3`), and by `@T` for a piece last moved or placed
+//!   in turn T (`R@4`; what `moved_in` and `moved_turn` read; 0, the setup, when not
+//!   given). Symbols are the game's own (`[pieces]`).
+//! - an **assignment** `NAME = VALUE`: `to_move` (a seat), `turn` (from 1),
+//!   `ply_in_turn` (from 1), `plies` (played so far, from 0), `alive(SEAT) = false` for a
+//!   player out of the game, or a variable of the game (`passes = 1`, a player variable
+//!   with its seat: `supply(white) = 2`, a variable per kind with its kind,
+//!   `hand(white, tile) = 1`, a turn variable). A value is a number, `true`/`false`,
+//!   `none`, or a cell, seat, kind or direction by name, as the variable's type asks.
+//!
+//! So a diagram can say everything about a position that rules can read.
 //!
 //! Everything not given stays as at the game's start (its variables' initial values),
 //! and the stuck rule is applied to the player to move as at any turn's start.
 
+use crate::compile::MOST_PLIES;
 use crate::engine::board::{DIRECTIONS, direction_index};
 use crate::engine::game::{Game, Per};
 use crate::engine::state::{NEUTRAL, NONE, Piece, State};
@@ -119,8 +125,20 @@ fn stack(game: &Game, token: &str) -> Result<Vec<Piece>, String> {
             ),
             None => (part, 1),
         };
+        let (symbol, moved) = match symbol.rsplit_once('@') {
+            Some((symbol, t)) => (
+                symbol,
+                t.parse::<u32>()
+                    .ok()
+                    .filter(|&t| t <= MOST_PLIES)
+                    .ok_or_else(|| {
+                        format!("`{part}`: the turn after `@` is a number from 0 to {MOST_PLIES}")
+                    })?,
+            ),
+            None => (symbol, 0),
+        };
         let (kind, owner) = piece(game, symbol)?;
-        pieces.extend(std::iter::repeat_n(Piece::new(kind, owner, 0), count));
+        pieces.extend(std::iter::repeat_n(Piece::new(kind, owner, moved), count));
     }
     Ok(pieces)
 }
@@ -180,22 +198,24 @@ fn assign(game: &Game, state: &mut State, line: &str) -> Result<(), String> {
                 .try_into()
                 .map_err(|_| "`to_move` needs a seat, not none".to_string())?;
         }
-        ("plies", None) => {
-            state.plies = self::value(game, value, Type::Int)?
-                .try_into()
-                .map_err(|_| "`plies` counts from 0".to_string())?;
-        }
-        ("turn", None) => {
-            state.turn = self::value(game, value, Type::Int)?
-                .try_into()
-                .ok()
-                .filter(|&t| t >= 1)
-                .ok_or_else(|| "`turn` counts from 1".to_string())?;
+        ("plies", None) => state.plies = counter(game, "plies", value, 0)?,
+        ("turn", None) => state.turn = counter(game, "turn", value, 1)?,
+        ("ply_in_turn", None) => state.ply_in_turn = counter(game, "ply_in_turn", value, 1)?,
+        ("alive", Some(seat)) if seat.len() == 1 => {
+            let p = self::value(game, seat[0], Type::Player)?;
+            let bit = 1u32 << p;
+            if self::value(game, value, Type::Bool)? != 0 {
+                state.alive |= bit;
+            } else if state.alive & !bit == 0 {
+                return Err("at least one player must stay in the game".into());
+            } else {
+                state.alive &= !bit;
+            }
         }
         _ => {
             let var = game.vars.iter().find(|v| v.name == name).ok_or_else(|| {
                 let mut names: Vec<&str> = game.vars.iter().map(|v| v.name.as_str()).collect();
-                names.extend(["to_move", "turn", "plies"]);
+                names.extend(["to_move", "turn", "ply_in_turn", "plies", "alive(SEAT)"]);
                 format!(
                     "`{name}` is not a variable of this game; names: {}",
                     names.join(", ")
@@ -224,6 +244,16 @@ fn assign(game: &Game, state: &mut State, line: &str) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A count of the game so far (`plies`, `turn`, `ply_in_turn`): a whole number from
+/// `least` to [`MOST_PLIES`], which no game exceeds.
+fn counter(game: &Game, name: &str, text: &str, least: u32) -> Result<u32, String> {
+    self::value(game, text, Type::Int)?
+        .try_into()
+        .ok()
+        .filter(|n| (least..=MOST_PLIES).contains(n))
+        .ok_or_else(|| format!("`{name}` is a whole number from {least} to {MOST_PLIES}"))
 }
 
 /// A value of type `ty` written as text.

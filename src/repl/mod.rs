@@ -125,6 +125,7 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
     )?;
     let mut show_board = true;
     let mut announced_end = false;
+    let mut runaway_said = false;
     loop {
         interrupt::keep_unsaved(
             session
@@ -186,6 +187,12 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
             announced_end = session.over();
         }
         *plies.borrow_mut() = session.legal_texts();
+        if let Some(d) = session.game.runaway().filter(|_| !runaway_said) {
+            // The plies listed here are cut short: said once, and the game can still be
+            // saved, taken back or left.
+            writeln!(out, "{}", printable_lines(&d.to_string()))?;
+            runaway_said = true;
+        }
         let prompt = session.prompt();
         let line = match input.read(&prompt) {
             Line::Text(line) => line,

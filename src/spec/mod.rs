@@ -34,6 +34,21 @@ pub fn load(path: &str) -> Result<Source, Box<Diagnostic>> {
 
 /// Parses game-file text that came from `path`.
 pub fn parse(path: &str, text: String) -> Result<Source, Box<Diagnostic>> {
+    // One byte-order mark is read past; more would be an invisible character under the
+    // caret of a TOML error.
+    let marks = text.chars().take_while(|&c| c == '\u{feff}').count();
+    if marks > 1 {
+        let mut d = Diagnostic::plain(
+            path,
+            format!(
+                "the file starts with {marks} byte-order marks (invisible U+FEFF characters), \
+                 where one at most may stand"
+            ),
+        );
+        d.help
+            .push("save the file as UTF-8 without a byte-order mark, or delete them".into());
+        return Err(Box::new(d));
+    }
     match toml::from_str::<GameFile>(&text) {
         Ok(file) => Ok(Source {
             path: path.to_string(),
