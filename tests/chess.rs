@@ -222,6 +222,30 @@ fn castling_needs_its_rights_empty_squares_and_no_attacked_square() {
 }
 
 #[test]
+fn a_right_granted_by_a_diagram_needs_its_pieces_in_place() {
+    // Issue 49: a position given by hand kept the start's castling rights, and a king on
+    // a8 with no rook had `O-O`, which moved nothing. The rights are the diagram's to say,
+    // and a right whose king or rook is not on its square gives no ply.
+    let g = chess();
+    let lone = "k7/8/8/8/8/8/8/4K3 b KQkq - 0 1";
+    let (_, texts) = after(&g, lone, "");
+    assert_eq!(texts, ["Ka8-a7", "Ka8-b7", "Ka8-b8"]);
+    let (_, texts) = after(&g, "k7/8/8/8/8/8/8/4K3 w KQkq - 0 1", "");
+    assert!(!texts.iter().any(|t| t.starts_with("O-O")), "{texts:?}");
+    // A knight where the a-file's rook should stand gives that right no ply.
+    let (_, texts) = after(&g, "k7/8/8/8/8/8/8/N3K2R w KQ - 0 1", "");
+    assert!(has(&texts, "O-O") && !has(&texts, "O-O-O"), "{texts:?}");
+    // An en passant square named with no pawn beyond it, or not empty, takes nothing.
+    let (_, texts) = after(&g, "k7/8/8/1P6/8/8/8/4K3 w - c6 0 1", "");
+    assert!(!texts.iter().any(|t| t.contains('x')), "{texts:?}");
+    let (_, texts) = after(&g, "k7/8/2N5/1Pp5/8/8/8/4K3 w - c6 0 1", "");
+    assert!(!has(&texts, "b5xc6"), "{texts:?}");
+    // With the pawn there, it is taken.
+    let (_, texts) = after(&g, "k7/8/8/1Pp5/8/8/8/4K3 w - c6 0 1", "");
+    assert!(has(&texts, "b5xc6"), "{texts:?}");
+}
+
+#[test]
 fn en_passant_is_possible_only_at_once_and_not_into_check() {
     let g = chess();
     let (s, texts) = after(&g, START, "e2-e4; a7-a6; e4-e5; d7-d5");

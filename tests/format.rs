@@ -695,6 +695,72 @@ fn a_diagram_gives_the_position_it_draws() {
 }
 
 #[test]
+fn a_diagram_says_the_ply_of_the_turn_who_is_out_and_when_each_piece_moved() {
+    // Issue 49: a diagram must be able to say every part of a position the rules read.
+    let g = crate::common::game("splut", &[("players", "4")]);
+    let rows = [
+        "R",
+        ". Sn Dn",
+        ". . Tn . .",
+        ". . . . . . .",
+        "R@3 . . . . . . . R",
+        ". . . . . . .",
+        ". . . . .",
+        "Ss Ds Ts",
+        "R",
+    ];
+    let text = format!(
+        "{} / to_move = south / turn = 4 / ply_in_turn = 2 / plies = 9 / alive(west) = false \
+         / alive(east) = false / lev_ply = 1",
+        rows.join(" / ")
+    );
+    let read = rulebook::record::diagram::read(&g, &text).expect("a valid diagram");
+    assert_eq!((read.turn, read.ply_in_turn, read.plies), (4, 2, 9));
+    let seat = |name: &str| crate::common::seat(&g, name);
+    assert!(!read.is_alive(seat("west")) && !read.is_alive(seat("east")));
+    assert!(read.is_alive(seat("south")) && read.is_alive(seat("north")));
+    let a5 = read.stack(g.board.find("a5").unwrap());
+    assert_eq!(a5[0].moved, 3, "R@3: last moved in turn 3");
+    assert_eq!(read.stack(g.board.find("i5").unwrap())[0].moved, 0);
+    // Out of range, or nobody left.
+    let refused = |extra: &str| {
+        rulebook::record::diagram::read(&g, &format!("{} / {extra}", rows.join(" / ")))
+            .expect_err(extra)
+    };
+    assert!(refused("ply_in_turn = 0").contains("`ply_in_turn` is a whole number from 1"));
+    assert!(
+        refused("alive(south) = false / alive(north) = false / alive(west) = false / alive(east) = false")
+            .contains("at least one player must stay in the game")
+    );
+    let far = rows.join(" / ").replace("R@3", "R@100001");
+    assert!(
+        rulebook::record::diagram::read(&g, &far)
+            .expect_err("too late")
+            .contains("the turn after `@` is a number from 0 to 100000")
+    );
+}
+
+#[test]
+fn a_diagram_turn_too_large_says_its_range_not_that_it_counts_from_1() {
+    // Issue 49: `turn = 4294967296` wrapped and was refused as "counts from 1".
+    let g = crate::common::game("staqs", &[]);
+    let five = "o o o o o / o o o o o / o o o o o / o o o o o / o o o o o";
+    for (line, name, least) in [
+        ("turn = 4294967296", "turn", 1),
+        ("turn = 0", "turn", 1),
+        ("plies = -1", "plies", 0),
+    ] {
+        let e = rulebook::record::diagram::read(&g, &format!("{five} / {line}")).expect_err(line);
+        assert!(
+            e.contains(&format!(
+                "`{name}` is a whole number from {least} to 100000"
+            )),
+            "{line}: {e}"
+        );
+    }
+}
+
+#[test]
 fn a_wrong_diagram_names_its_line() {
     let g = crate::common::game("staqs", &[]);
     let read = |text: &str| rulebook::record::diagram::read(&g, text).expect_err("refused");
