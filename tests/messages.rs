@@ -76,9 +76,7 @@ notation = '{c};'
         assert_eq!(s.plies, 2, "{after}");
         assert_eq!(crate::common::legal(&g, &s), ["c1;"], "{after}");
     }
-    let e = rulebook::cli::play_sequence(&g, "a1; z9")
-        .err()
-        .expect("z9 is no cell");
+    let e = rulebook::cli::play_sequence(&g, "a1; z9").expect_err("z9 is no cell");
     assert!(
         e.0.starts_with("ply 2 `z9` is not legal here; closest legal plies: "),
         "{}",
