@@ -778,11 +778,14 @@ pub fn selfplay_with(
     };
     let mut index = 0;
     loop {
+        // Listed before a bot thinks: a position whose plies run past their bound is
+        // reported before a search lists it again and again.
+        let legal = game.legal_with_notation(&state);
+        no_runaway(game)?;
         let seat = (state.to_move as usize).min(seats.len() - 1);
         let Some(ply) = seats[seat].choose(game, &state) else {
             break;
         };
-        let legal = game.legal_with_notation(&state);
         no_runaway(game)?;
         game.check_notation(&legal)
             .map_err(|e| Failure(format!("{file}: after {index} plies: {e}")))?;

@@ -125,7 +125,8 @@ fn play_one(game: &Game, specs: &[String], file: &str, base: u64, index: usize) 
         .collect();
     let mut thinking = vec![(Duration::ZERO, 0u32); seats];
     let mut state = game.start();
-    while state.outcome.is_none() {
+    // A game whose plies ran past their bound is reported by the caller.
+    while state.outcome.is_none() && game.runaway().is_none() {
         let seat = state.to_move as usize;
         let start = Instant::now();
         let Some(ply) = players[seat].choose(game, &state) else {

@@ -151,7 +151,9 @@ impl Search<'_> {
         {
             self.out_of_time = true;
         }
-        if self.stop.load(Ordering::Relaxed) {
+        // A game whose plies ran past their bound lists them cut short: nothing to
+        // search on (`Game::runaway`).
+        if self.stop.load(Ordering::Relaxed) || self.game.runaway().is_some() {
             self.out_of_time = true;
         }
         self.out_of_time

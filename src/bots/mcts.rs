@@ -472,6 +472,7 @@ impl Worker {
                 || proven
                 || tree.nodes.len() >= limits.nodes
                 || limits.stop.load(Ordering::Relaxed)
+                || game.runaway().is_some()
             {
                 break;
             }

@@ -592,10 +592,11 @@ pub const MOST_REPEATS: usize = 64;
 /// The most steps the walk of one action takes in one position: a step for each ply it
 /// gives and each value the ply holds, and one for each play of its repeated part. It
 /// bounds what `MOST_REPEATS` does not: the number of chains, which with two choices a
-/// play could reach 2^64, and a listing too large for memory (at most some 100 MB). A
+/// play could reach 2^64, and a listing too large for memory or time (at most some 30 MB
+/// and a tenth of a second; the widest shipped game, Amazons, lists some 9,000 steps). A
 /// walk that reaches it stops, and the game says which action ran away
 /// ([`crate::engine::game::Game::runaway`]).
-pub const MOST_STEPS: u64 = 4_000_000;
+pub const MOST_STEPS: u64 = 1_000_000;
 
 /// One way a part may be written: the template used when `when` holds (always, without
 /// one). A part's cases are tried in order.

@@ -395,7 +395,8 @@ impl Game {
             listed: None,
         };
         let mut plies = 0;
-        while plies < limit && state.outcome.is_none() {
+        // A game whose plies ran past their bound draws from lists cut short: stop.
+        while plies < limit && state.outcome.is_none() && self.ran_away.get().is_none() {
             let me = state.to_move;
             if !probe.drawn && !probe.can_play(self, state) {
                 break;

@@ -213,6 +213,7 @@ impl Runner<'_> {
             || proven
             || tree.nodes.len() >= limits.nodes
             || limits.stop.load(Ordering::Relaxed)
+            || game.runaway().is_some()
         {
             drop(tree);
             relay.active[i].store(false, Ordering::Release);
