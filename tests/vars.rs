@@ -302,8 +302,8 @@ const ASKS_ABOUT_REPETITIONS: &str =
 /// Every game of `games/` (a new file is covered at once), the test game whose hands are
 /// per player and kind, and a game with [`EVERY_SORT`] of variable, each named and made
 /// to keep position hashes where its rules do not ask about repetitions already (the
-/// hash takes in every variable whatever the game, so a game that never asks is as good
-/// a test of it as chess, and one that asks only tells apart what its hash does).
+/// hash is worked out alike whatever the game, so such a game tests it as well as chess
+/// does, and its variables are tested before a rule of a new game comes to read them).
 fn hashed_games() -> Vec<(String, rulebook::engine::game::Game)> {
     let mut files: Vec<(String, String)> = crate::common::shipped_games()
         .iter()
