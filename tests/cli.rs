@@ -2,7 +2,7 @@
 
 use insta_cmd::assert_cmd_snapshot;
 
-use crate::common::{rulebook, run_with_stdin, stderr, stdout};
+use crate::common::{Scratch, rulebook, rulebook_in, run_with_stdin, stderr, stdout};
 
 #[test]
 fn check_summarises_valid_games() {
@@ -606,10 +606,10 @@ fn perft_max_seconds_nan_is_refused_not_a_panic() {
 
 #[test]
 fn a_scripted_bounce_session_lists_refuses_plays_undoes_hints_and_saves() {
-    let saved = "target/scripted-bounce-session.txt";
-    let _ = std::fs::remove_file(saved);
+    let dir = Scratch::with_games("scripted-bounce");
+    let saved = "scripted-bounce-session.txt";
     assert_cmd_snapshot!(
-        rulebook()
+        rulebook_in(&dir)
             .args([
                 "play",
                 "games/bounce.toml",
@@ -623,15 +623,15 @@ fn a_scripted_bounce_session_lists_refuses_plays_undoes_hints_and_saves() {
             ))
     );
     // What was saved is the game after `undo`: nothing played, and replay accepts it.
-    assert_cmd_snapshot!(rulebook().args(["replay", saved]));
+    assert_cmd_snapshot!(rulebook_in(&dir).args(["replay", saved]));
 }
 
 #[test]
 fn a_session_can_be_saved_loaded_and_resumed() {
-    let saved = "target/resumed-staqs-session.txt";
-    let _ = std::fs::remove_file(saved);
+    let dir = Scratch::with_games("resumed-staqs");
+    let saved = "resumed-staqs-session.txt";
     let out = run_with_stdin(
-        rulebook()
+        rulebook_in(&dir)
             .args([
                 "play",
                 "games/staqs.toml",
@@ -644,7 +644,7 @@ fn a_session_can_be_saved_loaded_and_resumed() {
         format!("c3\n1\nhistory\nsave {saved}\nquit\n"),
     );
     assert!(out.status.success());
-    let text = std::fs::read_to_string(saved).unwrap();
+    let text = std::fs::read_to_string(dir.join(saved)).unwrap();
     assert!(
         text.contains("seat white: greedy\nname blue: Ada\n"),
         "{text}"
@@ -658,10 +658,9 @@ fn a_session_can_be_saved_loaded_and_resumed() {
     // Resumed: the history goes on from the four plies, and undo reaches back into them
     // (to blue's last turn, past greedy's reply); saved again, the seats and names are
     // the loaded ones and two plies are left.
-    let again = "target/resumed-staqs-session-again.txt";
-    let _ = std::fs::remove_file(again);
+    let again = "resumed-staqs-session-again.txt";
     let out = run_with_stdin(
-        rulebook().args(["play", "games/staqs.toml", "--seed", "2", "--load", saved]),
+        rulebook_in(&dir).args(["play", "games/staqs.toml", "--seed", "2", "--load", saved]),
         format!("history\nundo\nhistory\nsave {again}\nquit\n"),
     );
     assert!(out.status.success());
@@ -673,7 +672,7 @@ fn a_session_can_be_saved_loaded_and_resumed() {
     assert_eq!(stdout.matches("1. blue c3\n").count(), 2, "{stdout}");
     assert_eq!(stdout.matches("4. white c2\n").count(), 1, "{stdout}");
     assert_eq!(stdout.matches("3. blue a1\n").count(), 1, "{stdout}");
-    let text = std::fs::read_to_string(again).unwrap();
+    let text = std::fs::read_to_string(dir.join(again)).unwrap();
     assert!(
         text.contains("seat white: greedy\nname blue: Ada\n"),
         "{text}"
@@ -734,9 +733,10 @@ fn seeded_bot_game_transcripts_replay_to_their_result() {
             "random,greedy,random,greedy",
         ),
     ];
+    let dir = Scratch::with_games("transcripts");
     for (i, (name, params, bots)) in cases.iter().enumerate() {
-        let path = format!("target/transcript-{name}-{i}.txt");
-        let out = rulebook()
+        let path = format!("transcript-{name}-{i}.txt");
+        let out = rulebook_in(&dir)
             .args(["selfplay", &format!("games/{name}.toml"), "--seed", "3"])
             .args(*params)
             .args(["--bots", bots, "--transcript", &path])
@@ -747,9 +747,9 @@ fn seeded_bot_game_transcripts_replay_to_their_result() {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        let text = std::fs::read_to_string(&path).unwrap();
+        let text = std::fs::read_to_string(dir.join(&path)).unwrap();
         insta::assert_snapshot!(format!("transcript_{name}_{i}"), text);
-        let out = rulebook().args(["replay", &path]).output().unwrap();
+        let out = rulebook_in(&dir).args(["replay", &path]).output().unwrap();
         assert!(
             out.status.success(),
             "{path}: {}",
@@ -775,8 +775,8 @@ fn scripted_sessions_of_vlkno_sight_and_splut() {
         ("sight", vec![], "black=greedy"),
         ("splut", vec!["--param", "players=3"], "west=random"),
     ] {
-        let saved = format!("target/scripted-{name}.txt");
-        let _ = std::fs::remove_file(&saved);
+        let dir = Scratch::with_games(&format!("scripted-{name}"));
+        let saved = format!("scripted-{name}.txt");
         // VLKNO's 2,280 opening plies would bury the rest: `board` instead of `moves`.
         let list = if name == "vlkno" { "board" } else { "moves" };
         let script = format!(
@@ -785,13 +785,13 @@ fn scripted_sessions_of_vlkno_sight_and_splut() {
         insta::allow_duplicates! {
             assert_cmd_snapshot!(
                 format!("scripted_session_{name}"),
-                rulebook()
+                rulebook_in(&dir)
                     .args(["play", &format!("games/{name}.toml"), "--seed", "4", "--seat", seat])
                     .args(&params)
                     .pass_stdin(script)
             );
         }
-        let out = rulebook().args(["replay", &saved]).output().unwrap();
+        let out = rulebook_in(&dir).args(["replay", &saved]).output().unwrap();
         assert!(
             out.status.success(),
             "{}",

@@ -2,6 +2,7 @@
 //! the first piece; groups connect like pieces through the given directions.
 
 use proptest::prelude::*;
+use rulebook::engine::cellset::WORDS;
 use rulebook::engine::game::Game;
 use rulebook::engine::hooks::groups;
 use rulebook::engine::natives::Ctx;
@@ -269,9 +270,18 @@ symbol = "n"
 
 /// The group of `start` by a plain flood over the board's links, for comparison.
 fn plain_group(g: &Game, s: &State, start: usize, dirs: u8) -> Vec<bool> {
-    let mut seen = vec![false; g.board.len()];
     let like = |c: usize| s.stacks()[c].last().map(|p| (p.kind, p.owner));
-    if like(start).is_none() {
+    plain_flood(g, start, dirs, |c| {
+        like(c).is_some() && like(c) == like(start)
+    })
+}
+
+/// The cells a plain flood over the board's links through `dirs` reaches from `start` by
+/// way of cells `inside` takes in (`start` too, and nothing where it is not in), for
+/// comparison.
+fn plain_flood(g: &Game, start: usize, dirs: u8, inside: impl Fn(usize) -> bool) -> Vec<bool> {
+    let mut seen = vec![false; g.board.len()];
+    if !inside(start) {
         return seen;
     }
     let mut todo = vec![start];
@@ -281,7 +291,7 @@ fn plain_group(g: &Game, s: &State, start: usize, dirs: u8) -> Vec<bool> {
             if dirs & (1 << d) != 0
                 && let Some(n) = g.board.step(c as u16, d)
                 && !seen[n as usize]
-                && like(n as usize) == like(start)
+                && inside(n as usize)
             {
                 seen[n as usize] = true;
                 todo.push(n as usize);
@@ -289,6 +299,16 @@ fn plain_group(g: &Game, s: &State, start: usize, dirs: u8) -> Vec<bool> {
         }
     }
     seen
+}
+
+/// A set of cells as the hooks write one: a bit per cell, in as many words as the
+/// largest board takes.
+fn as_words(cells: &[bool]) -> [u64; WORDS] {
+    let mut words = [0u64; WORDS];
+    for (cell, _) in cells.iter().enumerate().filter(|(_, x)| **x) {
+        words[cell / 64] |= 1 << (cell % 64);
+    }
+    words
 }
 
 /// Board shapes for the property tests (`files` and `ranks` stand for the board's size):
@@ -315,8 +335,11 @@ proptest! {
     #![proptest_config(crate::common::config(200))]
 
     /// The group hooks grow groups over bit sets (by shifts on rectangle boards, along
-    /// links on others), and find their liberties the same ways; on every board shape and
-    /// size up to 26 x 26 (one to eleven words) they agree with a plain flood.
+    /// links on others; in a register on a rectangle of one word), and find their
+    /// liberties the same ways; on every board shape and size up to 26 x 26 (one to
+    /// eleven words) they agree with a plain flood: a group's size and cells, its size
+    /// grown afresh within its set of like pieces (what `engine::check_before` asks), its
+    /// liberties, the empty region of an empty cell, and the count of groups.
     #[test]
     fn group_hooks_agree_with_a_plain_flood(
         files in 1u8..=26,
@@ -338,7 +361,20 @@ proptest! {
         for start in 0..g.board.len() {
             let plain = plain_group(&g, &s, start, dirs);
             let size = plain.iter().filter(|&&x| x).count() as i64;
-            prop_assert_eq!(groups::group_size(&c, start as i64, dirs as i64), size, "at {}", g.board.names[start]);
+            let at = &g.board.names[start];
+            prop_assert_eq!(groups::group_size(&c, start as i64, dirs as i64), size, "at {}", at);
+            let mut cells = [0u64; WORDS];
+            groups::group_cells(&c, start as i64, dirs as i64, &mut cells);
+            prop_assert_eq!(cells, as_words(&plain), "the group's cells at {}", at);
+            if size > 0 {
+                let like = s.cells_topped_by(s.top_code(start as u16));
+                let within = groups::size_within(&g.board, like, start, dirs);
+                prop_assert_eq!(within, size, "the size grown afresh at {}", at);
+            }
+            let empty = plain_flood(&g, start, dirs, |c| s.stacks()[c].is_empty());
+            let mut region = [0u64; WORDS];
+            groups::empty_region(&c, start as i64, dirs as i64, &mut region);
+            prop_assert_eq!(region, as_words(&empty), "the empty region at {}", at);
             // Liberties: the empty cells a member links to through `dirs`.
             let mut free = vec![false; g.board.len()];
             for (member, _) in plain.iter().enumerate().filter(|(_, m)| **m) {

@@ -7,11 +7,16 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{rulebook, run_with_stdin, stdout};
+use crate::common::{Scratch, rulebook, rulebook_in, run_with_stdin, stdout};
 
 /// `rulebook play ARGS` with `script` on its standard input.
 fn play(args: &[&str], script: &str) -> Output {
     run_with_stdin(rulebook().arg("play").args(args), script)
+}
+
+/// [`play`] run from `dir` (a [`Scratch::with_games`] folder), for a script that saves.
+fn play_in(dir: &Scratch, args: &[&str], script: &str) -> Output {
+    run_with_stdin(rulebook_in(dir).arg("play").args(args), script)
 }
 
 #[test]
@@ -227,8 +232,10 @@ fn one_legal_ply_is_one_ply_not_one_plies() {
 
 #[test]
 fn load_and_new_ask_before_throwing_away_unsaved_plies() {
-    let saved = format!("target/load-asks-{}.txt", std::process::id());
-    let out = play(
+    let dir = Scratch::with_games("load-asks");
+    let saved = "load-asks.txt";
+    let out = play_in(
+        &dir,
         &["games/staqs.toml", "--seed", "1", "--seat", "white=greedy"],
         &format!("c3\nsave {saved}\na1\nload {saved}\nback\nhistory\nnew\nno\nhistory\nquit\n"),
     );
@@ -247,7 +254,6 @@ fn load_and_new_ask_before_throwing_away_unsaved_plies() {
         "{text}"
     );
     assert!(text.ends_with("no ply has been played\n"), "{text}");
-    std::fs::remove_file(saved).ok();
 }
 
 #[test]
@@ -303,15 +309,17 @@ fn hint_names_the_first_step_of_a_win_that_takes_the_rest_of_the_turn() {
 
 #[test]
 fn a_transcript_records_who_played_each_ply_not_the_seats_at_save_time() {
-    let saved = format!("target/who-played-{}.txt", std::process::id());
+    let dir = Scratch::with_games("who-played");
+    let saved = "who-played.txt";
     // blue plays one ply by hand and one through `bot` (greedy answers both), then the
     // seats turn: white to a person, blue to the random bot.
-    let out = play(
+    let out = play_in(
+        &dir,
         &["games/staqs.toml", "--seed", "2", "--seat", "white=greedy"],
         &format!("c3\nbot\nseat white human\nseat blue random\n1\nsave {saved}\nquit\n"),
     );
     assert!(out.status.success());
-    let transcript = std::fs::read_to_string(&saved).unwrap();
+    let transcript = std::fs::read_to_string(dir.join(saved)).unwrap();
     let plies: Vec<&str> = transcript
         .lines()
         .filter(|l| l.starts_with(char::is_numeric))
@@ -330,13 +338,12 @@ fn a_transcript_records_who_played_each_ply_not_the_seats_at_save_time() {
         transcript.contains("seat blue: random\nseat white: human\n"),
         "{transcript}"
     );
-    let out = rulebook().args(["replay", &saved]).output().unwrap();
+    let out = rulebook_in(&dir).args(["replay", saved]).output().unwrap();
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    std::fs::remove_file(saved).ok();
 }
 
 #[test]

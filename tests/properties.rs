@@ -471,6 +471,33 @@ notation = ' x{{take}}'
 }
 
 #[test]
+fn an_overlaid_listing_draws_what_a_carried_one_draws_on_boards_of_many_words() {
+    // `engine::overlay` copies sets of one word or two as such and others as the widest
+    // the engine keeps: the games of `drawn_plies_are_uniform_when_the_listing_overlays_a_move`
+    // on boards of one word (the reference for the others), two and three, each against
+    // the same game with the move carried from cell to cell and played. (Debug builds
+    // also play every move overlaid and stop where the take or the put's slots differ.)
+    let takes = [
+        "'high = max(c in cells where height(c) >= 1: height(c))', 'take in cells where take != from && height(take) == high'",
+        "'tall = count(c in cells where !has(c, p) && height(c) >= 2)', 'where tall >= 1', 'take in cells where take != to && height(take) >= 1 && (tall >= 3 || owner(take) == none)'",
+        "'take in cells where top(take) == stone'",
+    ];
+    for (files, ranks, put) in [(6, 4, TOWER_PUT), (10, 8, ON_A_STONE), (13, 11, ON_A_STONE)] {
+        for take in takes {
+            for effect in ["move_top", "move"] {
+                let g = towers_on("overlaid", (files, ranks), effect, take, put);
+                assert!(g.actions[0].overlay.is_some(), "{effect}: {take}");
+                let mut carried = g.clone();
+                carried.actions[0].overlay = None;
+                let words = g.start().words();
+                let what = format!("{files}x{ranks}, {words} words, {effect}: {take}");
+                same_draws(&g, &carried, &what, 12, 100);
+            }
+        }
+    }
+}
+
+#[test]
 fn drawn_plies_are_uniform_when_a_second_part_is_tried_before_the_first_is_played() {
     // A piece steps onto a free cell; then a rock may follow it the same way, onto a free
     // cell, unless it moved this turn already (a step, then a rock taken along). The draw
@@ -1048,18 +1075,227 @@ fn a_head_of_kept_sets_lists_what_the_general_listing_lists() {
         for action in &mut general.actions {
             action.kept_head = None;
         }
-        for seed in 0..4 {
-            let (mut a, mut b) = (g.start(), general.start());
-            let mut rng_a = Xoshiro256PlusPlus::seed_from_u64(seed);
-            let mut rng_b = Xoshiro256PlusPlus::seed_from_u64(seed);
-            for ply in 0..300 {
-                let drawn = g.play_random(&mut a, &mut rng_a);
-                let listed = general.play_random(&mut b, &mut rng_b);
-                assert_eq!(drawn, listed, "{name} {params:?}, seed {seed}, ply {ply}");
-                assert_eq!(a, b, "{name} {params:?}, seed {seed}, ply {ply}");
-                if drawn.is_none() {
-                    break;
+        same_draws(&g, &general, &format!("{name} {params:?}"), 4, 300);
+    }
+}
+
+#[test]
+fn a_head_of_kept_sets_lists_what_the_general_listing_lists_on_boards_of_many_words() {
+    // `engine::kept` works a head's sets out in one register on a board of up to 64
+    // cells and word by word on larger ones: a head of every shape it reads (a folded
+    // step, the neighbours through a table, the link directions), whose pieces and
+    // targets are every sort of set the position keeps (the mover's cells and their
+    // complement, a seat's, the empty and the occupied cells, a kind on top, a kind held,
+    // a stack test), on boards of one word (the reference for the others), two, three
+    // and four, where the pieces start on every word and cross from one to the next.
+    // Dropping a complement of the wider version (the mover's cells for "not mine")
+    // lists other entries than the general listing, and the draws part.
+    for (files, ranks) in [(8, 8), (9, 9), (12, 12), (16, 13)] {
+        let g = small_game("wide", files, ranks, &wide_heads(files, ranks));
+        let words = g.start().words();
+        assert_eq!(
+            words,
+            (usize::from(files) * usize::from(ranks)).div_ceil(64)
+        );
+        let kept: Vec<&str> = (g.actions.iter())
+            .filter(|a| a.kept_head.is_some())
+            .map(|a| a.name.as_str())
+            .collect();
+        assert_eq!(
+            kept,
+            ["walk", "raid", "strike", "climb", "leap", "shove"],
+            "{files}x{ranks}: the heads of kept sets"
+        );
+        let mut general = g.clone();
+        for action in &mut general.actions {
+            action.kept_head = None;
+        }
+        same_draws(
+            &g,
+            &general,
+            &format!("{files}x{ranks}, {words} words"),
+            4,
+            200,
+        );
+    }
+}
+
+#[test]
+fn a_check_decided_before_the_move_is_the_check_after_it_on_boards_of_many_words() {
+    // `engine::check_before` grows the groups a move would leave within the position's
+    // set of like pieces, patched at the two cells the move edits: in a register on a
+    // board of up to 64 cells, word by word on larger ones. Bounce on boards of one word
+    // (the reference for the others), two, three and four; the test game of checks on
+    // groups (`tests/games/group_moves.toml`) on one word and two, and on a board that
+    // is no rectangle (whose groups grow link by link, as on every such board however
+    // many words it takes). Each against the same game with every check asked after its
+    // move. (Debug builds also ask every check decided before the move after it, and
+    // stop where the two differ.)
+    let mut games: Vec<(String, Game)> = ["8", "10", "12", "16"]
+        .into_iter()
+        .map(|size| (format!("bounce {size}"), game("bounce", &[("size", size)])))
+        .collect();
+    let path = format!(
+        "{}/tests/games/group_moves.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).expect("the test game");
+    for params in [&[("files", "8")][..], &[], &[("holes", "true")]] {
+        let g = crate::common::game_from_text(&path, text.clone(), params);
+        games.push((format!("group moves {params:?}"), g));
+    }
+    for (what, g) in games {
+        let decided = g.actions.iter().any(|a| a.parts[0].before.is_some());
+        assert!(decided, "{what}: no check decided before its move");
+        let mut general = g.clone();
+        for action in &mut general.actions {
+            for part in &mut action.parts {
+                part.before = None;
+            }
+        }
+        let words = g.start().words();
+        same_draws(&g, &general, &format!("{what}, {words} words"), 3, 120);
+    }
+}
+
+/// The setup and actions of the game of
+/// [`a_head_of_kept_sets_lists_what_the_general_listing_lists_on_boards_of_many_words`]
+/// on a board of `files` x `ranks`: a second owned kind `k` and neutral rocks `r`
+/// spread over every rank (so over every word of the board's sets), each side's pieces
+/// on the ranks nearest it and a few in the middle, and one action per sort of kept
+/// set, each written as a game would (`owner(to) != me`, not a set made for the test).
+fn wide_heads(files: u8, ranks: u8) -> String {
+    let mut rocks = Vec::new();
+    let (mut one, mut two, mut ones, mut twos) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for rank in 1..=ranks {
+        for file in 1..=files {
+            let cell = format!("\"{}{rank}\"", char::from(b'a' + file - 1));
+            let (f, r) = (u32::from(file), u32::from(rank));
+            if (f * 5 + r * 3) % 7 == 0 {
+                rocks.push(cell);
+            } else if rank <= 2 && (f + r) % 2 == 0 || (f * 3 + r) % 11 == 0 {
+                if f % 3 == 0 {
+                    ones.push(cell)
+                } else {
+                    one.push(cell)
                 }
+            } else if rank > ranks - 2 && (f + r) % 2 == 1 || (f + r * 7) % 13 == 0 {
+                if f % 3 == 1 {
+                    twos.push(cell)
+                } else {
+                    two.push(cell)
+                }
+            }
+        }
+    }
+    let [rocks, one, two, ones, twos] = [rocks, one, two, ones, twos].map(|c| c.join(", "));
+    format!(
+        r#"
+[pieces.k]
+owned = true
+symbol = {{ one = "O", two = "T" }}
+
+[pieces.r]
+symbol = "r"
+
+[[setup]]
+put = "r"
+at = [{rocks}]
+
+[[setup]]
+put = "p"
+owner = "one"
+at = [{one}]
+
+[[setup]]
+put = "k"
+owner = "one"
+at = [{ones}]
+
+[[setup]]
+put = "p"
+owner = "two"
+at = [{two}]
+
+[[setup]]
+put = "k"
+owner = "two"
+at = [{twos}]
+
+# Neighbours onto the empty cells.
+[[actions]]
+name = "walk"
+choose = ['from in cells where top(from) == p && owner(from) == me', 'to in adjacent(from) where empty(to)']
+effect = 'move(from, to)'
+notation = '{{from}}-{{to}}'
+
+# A folded step onto any cell not the mover's: the complement of the mover's cells.
+[[actions]]
+name = "raid"
+choose = ['from in cells where top(from) == k && owner(from) == me', 'd in directions(from)', 'to = step(from, d)', 'where owner(to) != me']
+effect = 'remove(to); move(from, to)'
+notation = '{{from}}>{{to}}'
+
+# Neighbours onto an occupied cell neither the mover's nor topped by a rock.
+[[actions]]
+name = "strike"
+choose = ['from in cells where owner(from) == me', 'to in adjacent(from) where owner(to) != me && !empty(to) && top(to) != r']
+effect = 'remove(to); move(from, to)'
+notation = '{{from}}x{{to}}'
+
+# Diagonal neighbours topped by a rock, in stacks of at most two (a stack test).
+[[actions]]
+name = "climb"
+choose = ['from in cells where top(from) == p && owner(from) == me', 'to in adjacent(from, diagonal) where top(to) == r && height(to) <= 2']
+effect = 'move_top(from, to)'
+notation = '{{from}}^{{to}}'
+
+# From a stack holding a rock, an orthogonal step onto a cell holding none, not the
+# second seat's (a seat's cells, complemented).
+[[actions]]
+name = "leap"
+choose = ['from in cells where has(from, r) && !has(from, k) && owner(from) == me', 'd in directions(from, orthogonal)', 'to = step(from, d)', 'where !has(to, r) && owner(to) != two']
+effect = 'move_top(from, to)'
+notation = '{{from}}/{{to}}'
+
+# Every link direction, what it leads to tested after the head.
+[[actions]]
+name = "shove"
+choose = ['from in cells where top(from) == k && owner(from) == me', 'd in directions(from)', 'to = step(from, d)', 'where first_empty(to, d) != none']
+effect = 'push(to, d); move(from, to)'
+notation = '{{from}}={{to}}'
+"#
+    )
+}
+
+/// How often [`same_draws`] compares whole listings, which cost far more than a draw.
+const LISTED_EVERY: usize = 16;
+
+/// Plays seeded random games of `g` and of `general`, the same game with a fast path
+/// switched off, side by side for `plies` plies from each of `seeds` seeds: each draw
+/// must be the same ply and leave the same position, so the fast path lists what the
+/// general one lists, entry for entry and in the same order; and every
+/// [`LISTED_EVERY`]th position has the same legal plies. `what` names the game in
+/// messages.
+fn same_draws(g: &Game, general: &Game, what: &str, seeds: u64, plies: usize) {
+    for seed in 0..seeds {
+        let (mut a, mut b) = (g.start(), general.start());
+        let mut rng_a = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let mut rng_b = Xoshiro256PlusPlus::seed_from_u64(seed);
+        for ply in 0..plies {
+            if ply % LISTED_EVERY == 0 {
+                let at = format!("{what}, seed {seed}, ply {ply}: the legal plies");
+                assert_eq!(g.legal_plies(&a), general.legal_plies(&b), "{at}");
+            }
+            let drawn = g.play_random(&mut a, &mut rng_a);
+            let listed = general.play_random(&mut b, &mut rng_b);
+            assert_eq!(
+                drawn, listed,
+                "{what}, seed {seed}, ply {ply}: the drawn ply"
+            );
+            assert_eq!(a, b, "{what}, seed {seed}, ply {ply}: the position");
+            if drawn.is_none() {
+                break;
             }
         }
     }

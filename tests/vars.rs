@@ -2,7 +2,13 @@
 //! read, set, reset, iterated with `kinds`, written in diagrams, told apart by position
 //! equality and hashing, and refused with located errors when misused.
 
+use proptest::prelude::*;
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
 use rulebook::cli;
+use rulebook::engine::game::Per;
+use rulebook::engine::state::State;
+use rulebook::lang::types::Type;
 use rulebook::record::diagram;
 
 use crate::common::{game_of as game, legal as texts, play, refused};
@@ -263,5 +269,162 @@ fn misused_variables_per_kind_and_per_seat_are_refused_where_they_are_written() 
         let error = refused(&small(vars, &actions));
         assert!(error.contains(expected), "{expected}:\n{error}");
         assert!(error.contains("--> test.toml:"), "{error}");
+    }
+}
+
+/// Variables of every sort (global, per player, per kind, per player and kind, per turn
+/// and per turn and kind) and every type, for [`hashed_games`].
+const EVERY_SORT: &str = r#"
+[vars.global]
+count = 3
+flag = true
+spot = "cell b1"
+seat = "player white"
+sort = "kind"
+way = "direction n"
+worth = { init = { rook = 5 }, per = "kind" }
+
+[vars.player]
+supply = { init = { black = 2, white = 0 } }
+hand = { init = { pawn = 1 }, per = "kind" }
+last = "cell"
+
+[vars.turn]
+steps = 0
+placed = { init = false, per = "kind" }
+"#;
+
+/// A rule that asks about repetitions and never ends a game: a game that has it keeps
+/// position hashes and a history, which is what [`hashed_games`] needs of every game.
+const ASKS_ABOUT_REPETITIONS: &str =
+    "\n[[end]]\nwhen = 'repetitions >= 1000000'\nresult = \"draw\"\n";
+
+/// Every game of `games/` (a new file is covered at once), the test game whose hands are
+/// per player and kind, and a game with [`EVERY_SORT`] of variable, each named and made
+/// to keep position hashes where its rules do not ask about repetitions already (the
+/// hash is worked out alike whatever the game, so such a game tests it as well as chess
+/// does, and its variables are tested before a rule of a new game comes to read them).
+fn hashed_games() -> Vec<(String, rulebook::engine::game::Game)> {
+    let mut files: Vec<(String, String)> = crate::common::shipped_games()
+        .iter()
+        .map(|name| (name.clone(), crate::common::game_path(name)))
+        .collect();
+    let minidrop = format!("{}/tests/games/minidrop.toml", env!("CARGO_MANIFEST_DIR"));
+    files.push(("minidrop".to_string(), minidrop));
+    let mut games: Vec<_> = files
+        .into_iter()
+        .map(|(name, path)| {
+            let text = std::fs::read_to_string(&path).expect("a game file");
+            let g = crate::common::game_from_text(&path, text.clone(), &[]);
+            if g.start().keeps_history() {
+                return (name, g);
+            }
+            let text = text + ASKS_ABOUT_REPETITIONS;
+            (name, crate::common::game_from_text(&path, text, &[]))
+        })
+        .collect();
+    let every = small(EVERY_SORT, &format!("{PUT}{ASKS_ABOUT_REPETITIONS}"));
+    games.push(("every sort".to_string(), game(&every)));
+    for (name, g) in &games {
+        assert!(g.start().keeps_history(), "{name} keeps no position hashes");
+    }
+    games
+}
+
+/// Every slot of `g`'s variables: its number in `State::vars`, its name as a diagram
+/// writes it (`hand(white, rook)`) and its type. Every slot of the position is one of
+/// them, so a variable this missed would fail here rather than go untested.
+fn every_slot(g: &rulebook::engine::game::Game) -> Vec<(usize, String, Type)> {
+    let (players, kinds) = (g.players.len(), g.kinds.len());
+    let mut slots = Vec::new();
+    for v in &g.vars {
+        for offset in 0..v.per.slots(players, kinds) {
+            let (player, kind) = (&g.players, &g.kinds);
+            let name = match v.per {
+                Per::Game => v.name.clone(),
+                Per::Player => format!("{}({})", v.name, player[offset]),
+                Per::Kind => format!("{}({})", v.name, kind[offset].name),
+                Per::PlayerKind => format!(
+                    "{}({}, {})",
+                    v.name,
+                    player[offset / kinds],
+                    kind[offset % kinds].name
+                ),
+            };
+            slots.push((usize::from(v.slot) + offset, name, v.ty));
+        }
+    }
+    let mut numbers: Vec<usize> = slots.iter().map(|(slot, _, _)| *slot).collect();
+    numbers.sort_unstable();
+    let all: Vec<usize> = (0..g.start().vars.len()).collect();
+    assert_eq!(numbers, all, "{}: the slots of its variables", g.name);
+    slots
+}
+
+/// Values a variable of type `ty` may hold besides `now`: every cell, seat, kind or
+/// direction and `none`, the other truth value, or numbers near and far from `now`.
+fn other_values(g: &rulebook::engine::game::Game, ty: Type, now: i64) -> Vec<i64> {
+    let up_to = |n: usize| (-1..n as i64).collect::<Vec<i64>>();
+    let values = match ty {
+        Type::Bool => vec![0, 1],
+        Type::Cell => up_to(g.board.len()),
+        Type::Player => up_to(g.players.len()),
+        Type::Kind => up_to(g.kinds.len()),
+        Type::Dir => up_to(8),
+        _ => vec![now - 1, now + 1, -now - 1, now ^ (1 << 40)],
+    };
+    values.into_iter().filter(|&v| v != now).collect()
+}
+
+/// Asserts that `position`, taken as the only one played so far, is a repetition of
+/// itself and that each position differing from it in one variable's value is not: the
+/// position hash, and the repetition count that rules read from it, take in every
+/// variable.
+fn every_variable_is_hashed(name: &str, g: &rulebook::engine::game::Game, position: &State) {
+    let n = g.players.len();
+    let mover = ((position.to_move as usize + n - 1) % n) as u8;
+    let mut p = position.clone();
+    p.restart_history(mover);
+    assert_eq!(p.repetitions(mover), 1, "{name}: the position itself");
+    for (slot, var, ty) in every_slot(g) {
+        let now = p.vars[slot];
+        for value in other_values(g, ty, now) {
+            let at = format!("{name}: {var} = {value} instead of {now}");
+            let mut q = p.clone();
+            q.vars[slot] = value;
+            assert_ne!(q, p, "{at}");
+            assert!(q.board_repeated(), "{at}: the board is the same");
+            assert_eq!(q.repetitions(mover), 0, "{at}: counted as a repetition");
+            assert_ne!(q.position_hash(mover), p.position_hash(mover), "{at}");
+            q.vars[slot] = now;
+            assert_eq!(q, p, "{at}, set back");
+            assert_eq!(q.repetitions(mover), 1, "{at}, set back");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(crate::common::config(8))]
+
+    /// For every variable of every game (global, per player, per kind, per player and
+    /// kind, per turn) and every value it may take: two positions that differ only there
+    /// are not repetitions, and equal ones are. At the start, and after some random
+    /// plies (where the variables hold what play left in them).
+    #[test]
+    fn positions_differing_in_any_one_variable_are_not_repetitions(
+        seed in any::<u64>(),
+        plies in 1usize..40,
+    ) {
+        for (name, g) in hashed_games() {
+            let mut s = g.start();
+            every_variable_is_hashed(&name, &g, &s);
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            for _ in 0..plies {
+                if s.outcome.is_some() || g.play_random(&mut s, &mut rng).is_none() {
+                    break;
+                }
+            }
+            every_variable_is_hashed(&format!("{name} after {} plies, seed {seed}", s.plies), &g, &s);
+        }
     }
 }

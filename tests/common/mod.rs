@@ -201,15 +201,35 @@ impl FailurePersistence for ReadOnly {
 }
 
 /// A folder of its own for one test in the system's temporary folder: emptied when made
-/// and removed when dropped, so that test runs leave nothing behind.
+/// and removed when dropped, so that test runs leave nothing behind. Every file a test
+/// writes goes into one (never into the repository, whose build folder may be anywhere:
+/// `CARGO_TARGET_DIR`). Named after the test, the process and a count of the folders it
+/// made, so that no two tests share one, even two running at once under one name.
 pub struct Scratch(std::path::PathBuf);
 
 impl Scratch {
     pub fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("rulebook-{name}-{}", std::process::id()));
+        static MADE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("rulebook-{name}-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("a scratch folder");
         Scratch(dir)
+    }
+
+    /// A scratch folder holding a copy of the repository's `games/`, for the program run
+    /// from it ([`rulebook_in`]): a command names its game `games/NAME.toml` as from the
+    /// repository root, so what it prints and records (and the snapshots of that) names
+    /// no random folder, and a file it saves by a bare name lands in the scratch folder.
+    pub fn with_games(name: &str) -> Scratch {
+        let scratch = Scratch::new(name);
+        let games = scratch.join("games");
+        std::fs::create_dir(&games).expect("a games folder");
+        for name in shipped_games() {
+            let file = format!("{name}.toml");
+            std::fs::copy(game_path(name), games.join(&file)).expect("a game file copied");
+        }
+        scratch
     }
 }
 
@@ -246,6 +266,14 @@ pub fn stderr(out: &std::process::Output) -> String {
 pub fn rulebook() -> std::process::Command {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_rulebook"));
     cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+/// The program, run from `dir` (a [`Scratch::with_games`] folder, where the files it
+/// saves by a bare name go).
+pub fn rulebook_in(dir: &std::path::Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_rulebook"));
+    cmd.current_dir(dir);
     cmd
 }
 
