@@ -338,7 +338,7 @@ proptest! {
         for start in 0..g.board.len() {
             let plain = plain_group(&g, &s, start, dirs);
             let size = plain.iter().filter(|&&x| x).count() as i64;
-            prop_assert_eq!(groups::group_size(&c, start as i64, dirs as i64), size, "at {}", g.board.names[start]);
+            prop_assert_eq!(groups::group_size(&c.view(), start as i64, dirs as i64), size, "at {}", g.board.names[start]);
             // Liberties: the empty cells a member links to through `dirs`.
             let mut free = vec![false; g.board.len()];
             for (member, _) in plain.iter().enumerate().filter(|(_, m)| **m) {
@@ -351,7 +351,7 @@ proptest! {
                 }
             }
             let liberties = free.iter().filter(|&&f| f).count() as i64;
-            prop_assert_eq!(groups::liberties(&c, start as i64, dirs as i64), liberties, "liberties at {}", g.board.names[start]);
+            prop_assert_eq!(groups::liberties(&c.view(), start as i64, dirs as i64), liberties, "liberties at {}", g.board.names[start]);
             if let Some(p) = s.stacks()[start].last().filter(|p| p.owner != NEUTRAL)
                 && !counted[p.owner as usize][start]
             {
@@ -363,10 +363,10 @@ proptest! {
         }
         for player in 0..2 {
             let all = groups[player as usize];
-            prop_assert_eq!(groups::group_count(&c, player, dirs as i64, u32::MAX), all);
+            prop_assert_eq!(groups::group_count(&c.view(), player, dirs as i64, u32::MAX), all);
             // Counting stops at `most`: what a comparison with a constant asks for.
             for most in 1..=all as u32 + 1 {
-                prop_assert_eq!(groups::group_count(&c, player, dirs as i64, most), all.min(most.into()));
+                prop_assert_eq!(groups::group_count(&c.view(), player, dirs as i64, most), all.min(most.into()));
             }
         }
     }
@@ -396,7 +396,7 @@ proptest! {
         let check = |g: &Game, s: &State, cell: usize| -> Result<(), TestCaseError> {
             let size = plain_group(g, s, cell, dirs).iter().filter(|&&x| x).count() as i64;
             let c = Ctx { game: g, state: s, me: 0 };
-            prop_assert_eq!(groups::group_size(&c, cell as i64, dirs as i64), size, "at {}", g.board.names[cell]);
+            prop_assert_eq!(groups::group_size(&c.view(), cell as i64, dirs as i64), size, "at {}", g.board.names[cell]);
             Ok(())
         };
         for cell in 0..n {
@@ -451,9 +451,9 @@ fn a_hexagonal_board_links_six_neighbours_and_groups_through_them() {
         me: 0,
     };
     let at = |name: &str| g.board.find(name).unwrap() as i64;
-    assert_eq!(groups::group_size(&c, at("c3"), 0xff), 2);
-    assert_eq!(groups::group_size(&c, at("b4"), 0xff), 1);
-    assert_eq!(groups::group_count(&c, 0, 0xff, u32::MAX), 2);
+    assert_eq!(groups::group_size(&c.view(), at("c3"), 0xff), 2);
+    assert_eq!(groups::group_size(&c.view(), at("b4"), 0xff), 1);
+    assert_eq!(groups::group_count(&c.view(), 0, 0xff, u32::MAX), 2);
 }
 
 proptest! {
