@@ -550,7 +550,7 @@ fn groups_liberties_captures_and_superko() {
     };
     let a2 = g.board.find("a2").unwrap() as i64;
     assert_eq!(
-        rulebook::engine::hooks::groups::liberties(&c, a2, 0b0101_0101),
+        rulebook::engine::hooks::groups::liberties(&c.view(), a2, 0b0101_0101),
         3
     );
 

@@ -362,9 +362,9 @@ proptest! {
             let plain = plain_group(&g, &s, start, dirs);
             let size = plain.iter().filter(|&&x| x).count() as i64;
             let at = &g.board.names[start];
-            prop_assert_eq!(groups::group_size(&c, start as i64, dirs as i64), size, "at {}", at);
+            prop_assert_eq!(groups::group_size(&c.view(), start as i64, dirs as i64), size, "at {}", at);
             let mut cells = [0u64; WORDS];
-            groups::group_cells(&c, start as i64, dirs as i64, &mut cells);
+            groups::group_cells(&c.view(), start as i64, dirs as i64, &mut cells);
             prop_assert_eq!(cells, as_words(&plain), "the group's cells at {}", at);
             if size > 0 {
                 let like = s.cells_topped_by(s.top_code(start as u16));
@@ -373,7 +373,7 @@ proptest! {
             }
             let empty = plain_flood(&g, start, dirs, |c| s.stacks()[c].is_empty());
             let mut region = [0u64; WORDS];
-            groups::empty_region(&c, start as i64, dirs as i64, &mut region);
+            groups::empty_region(&c.view(), start as i64, dirs as i64, &mut region);
             prop_assert_eq!(region, as_words(&empty), "the empty region at {}", at);
             // Liberties: the empty cells a member links to through `dirs`.
             let mut free = vec![false; g.board.len()];
@@ -387,7 +387,7 @@ proptest! {
                 }
             }
             let liberties = free.iter().filter(|&&f| f).count() as i64;
-            prop_assert_eq!(groups::liberties(&c, start as i64, dirs as i64), liberties, "liberties at {}", g.board.names[start]);
+            prop_assert_eq!(groups::liberties(&c.view(), start as i64, dirs as i64), liberties, "liberties at {}", g.board.names[start]);
             if let Some(p) = s.stacks()[start].last().filter(|p| p.owner != NEUTRAL)
                 && !counted[p.owner as usize][start]
             {
@@ -399,10 +399,10 @@ proptest! {
         }
         for player in 0..2 {
             let all = groups[player as usize];
-            prop_assert_eq!(groups::group_count(&c, player, dirs as i64, u32::MAX), all);
+            prop_assert_eq!(groups::group_count(&c.view(), player, dirs as i64, u32::MAX), all);
             // Counting stops at `most`: what a comparison with a constant asks for.
             for most in 1..=all as u32 + 1 {
-                prop_assert_eq!(groups::group_count(&c, player, dirs as i64, most), all.min(most.into()));
+                prop_assert_eq!(groups::group_count(&c.view(), player, dirs as i64, most), all.min(most.into()));
             }
         }
     }
@@ -432,7 +432,7 @@ proptest! {
         let check = |g: &Game, s: &State, cell: usize| -> Result<(), TestCaseError> {
             let size = plain_group(g, s, cell, dirs).iter().filter(|&&x| x).count() as i64;
             let c = Ctx { game: g, state: s, me: 0 };
-            prop_assert_eq!(groups::group_size(&c, cell as i64, dirs as i64), size, "at {}", g.board.names[cell]);
+            prop_assert_eq!(groups::group_size(&c.view(), cell as i64, dirs as i64), size, "at {}", g.board.names[cell]);
             Ok(())
         };
         for cell in 0..n {
@@ -487,9 +487,9 @@ fn a_hexagonal_board_links_six_neighbours_and_groups_through_them() {
         me: 0,
     };
     let at = |name: &str| g.board.find(name).unwrap() as i64;
-    assert_eq!(groups::group_size(&c, at("c3"), 0xff), 2);
-    assert_eq!(groups::group_size(&c, at("b4"), 0xff), 1);
-    assert_eq!(groups::group_count(&c, 0, 0xff, u32::MAX), 2);
+    assert_eq!(groups::group_size(&c.view(), at("c3"), 0xff), 2);
+    assert_eq!(groups::group_size(&c.view(), at("b4"), 0xff), 1);
+    assert_eq!(groups::group_count(&c.view(), 0, 0xff, u32::MAX), 2);
 }
 
 proptest! {

@@ -15,7 +15,6 @@
 //! each test, updated whenever a stack changes, so the filter is one word read.
 
 use crate::engine::board::{Board, ORTHOGONAL};
-use crate::engine::eval::arith;
 use crate::engine::game::Game;
 use crate::engine::natives;
 use crate::engine::program::{
@@ -119,7 +118,7 @@ pub fn optimise(game: &mut Game, fold_steps: bool) {
         pass.node(&mut standalone.node);
     }
     let by_height = pass.by_height;
-    let tests = StackTests::new(pass.tests);
+    let tests = StackTests::new(pass.tests.iter().map(Node::stack_expr).collect());
     let hashing = pass.history;
     game.initial
         .set_caches(tests, by_height, hashing, pass.holding);
@@ -570,7 +569,7 @@ fn fold(node: &mut Node) {
         Node::Not(x) => value(x).map(|v| (v == 0) as i64),
         Node::Neg(x) => value(x).map(i64::wrapping_neg),
         Node::Binary(op, a, b) => match (*op, value(a), value(b)) {
-            (op, Some(x), Some(y)) => Some(arith(op, x, y)),
+            (op, Some(x), Some(y)) => Some(op.apply(x, y)),
             // Operands of `&&` and `||` are booleans (0 or 1) with no side effects.
             (BinOp::And, Some(0), _) | (BinOp::And, _, Some(0)) => Some(0),
             (BinOp::Or, Some(1), _) | (BinOp::Or, _, Some(1)) => Some(1),
@@ -916,7 +915,7 @@ fn geometry(node: &Node, file: u8, rank: u8) -> i64 {
         Node::Rank(_) => rank as i64,
         Node::Not(a) => (g(a) == 0) as i64,
         Node::Neg(a) => g(a).wrapping_neg(),
-        Node::Binary(op, a, b) => arith(*op, g(a), g(b)),
+        Node::Binary(op, a, b) => op.apply(g(a), g(b)),
         Node::If(a, b, c) => {
             if g(a) != 0 {
                 g(b)

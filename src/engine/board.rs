@@ -4,6 +4,7 @@
 //! "the cell one step from `c` in direction `d`" with one array read.
 
 use super::cellset;
+use super::piece::NONE;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The eight compass directions, in the order used for bit sets and tables.
@@ -498,6 +499,17 @@ impl Board {
     #[inline]
     pub fn step(&self, cell: CellId, dir: usize) -> Option<CellId> {
         self.links[cell as usize][dir]
+    }
+
+    /// [`Board::step`] on the language's values: the cell linked to `cell` in direction
+    /// `dir`, or `none` ([`NONE`]) where there is no link, or `cell` or `dir` is none.
+    #[inline]
+    pub fn step_value(&self, cell: i64, dir: i64) -> i64 {
+        if cell < 0 || !(0..DIRECTIONS.len() as i64).contains(&dir) {
+            return NONE;
+        }
+        self.step(cell as CellId, dir as usize)
+            .map_or(NONE, i64::from)
     }
 
     /// The directions in which `cell` has a link, a bit each.

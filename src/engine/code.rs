@@ -625,7 +625,7 @@ impl Kit<'_> {
         let (p, d) = (self.scalar(p), self.scalar(d));
         Box::new(move |c, l| {
             let p = p(c, l);
-            groups::group_count(c, p, d(c, l), most)
+            groups::group_count(&c.view(), p, d(c, l), most)
         })
     }
 
@@ -641,7 +641,7 @@ impl Kit<'_> {
             let most = u32::try_from(k.saturating_add(1).max(1)).unwrap_or(u32::MAX);
             let count = self.groups(p, d, most);
             let k = *k;
-            return Box::new(move |c, l| eval::arith(op, count(c, l), k));
+            return Box::new(move |c, l| op.apply(count(c, l), k));
         }
         match op {
             BinOp::And => {
@@ -661,7 +661,7 @@ impl Kit<'_> {
             BinOp::Add => self.arith(a, b, i64::wrapping_add),
             BinOp::Sub => self.arith(a, b, i64::wrapping_sub),
             BinOp::Mul => self.arith(a, b, i64::wrapping_mul),
-            BinOp::Div | BinOp::Rem => self.arith(a, b, move |x, y| eval::arith(op, x, y)),
+            BinOp::Div | BinOp::Rem => self.arith(a, b, move |x, y| op.apply(x, y)),
         }
     }
 

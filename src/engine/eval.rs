@@ -83,9 +83,12 @@ fn eval_node(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
         Node::Repetitions => c.state.repetitions(c.me),
         Node::BoardRepeated => c.state.board_repeated() as i64,
         Node::Step(x, d) => super::natives::step(c, eval(x, c, locals), eval(d, c, locals)),
-        Node::Groups(p, d) => {
-            super::hooks::groups::group_count(c, eval(p, c, locals), eval(d, c, locals), u32::MAX)
-        }
+        Node::Groups(p, d) => super::hooks::groups::group_count(
+            &c.view(),
+            eval(p, c, locals),
+            eval(d, c, locals),
+            u32::MAX,
+        ),
         Node::File(x) => match eval(x, c, locals) {
             x if x >= 0 => c.game.board.coords[x as usize].0 as i64,
             _ => 0,
@@ -131,40 +134,7 @@ fn binary(op: BinOp, a: &Node, b: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
     match op {
         BinOp::And => (x != 0 && eval(b, c, locals) != 0) as i64,
         BinOp::Or => (x != 0 || eval(b, c, locals) != 0) as i64,
-        _ => arith(op, x, eval(b, c, locals)),
-    }
-}
-
-/// A binary operator on two values (`&&` and `||` on values already worked out).
-#[inline]
-pub fn arith(op: BinOp, x: i64, y: i64) -> i64 {
-    match op {
-        BinOp::Eq => (x == y) as i64,
-        BinOp::Ne => (x != y) as i64,
-        BinOp::Lt => (x < y) as i64,
-        BinOp::Le => (x <= y) as i64,
-        BinOp::Gt => (x > y) as i64,
-        BinOp::Ge => (x >= y) as i64,
-        BinOp::Add => x.wrapping_add(y),
-        BinOp::Sub => x.wrapping_sub(y),
-        BinOp::Mul => x.wrapping_mul(y),
-        // Division by zero yields 0 rather than a crash: game files are user input.
-        BinOp::Div => {
-            if y == 0 {
-                0
-            } else {
-                x.wrapping_div(y)
-            }
-        }
-        BinOp::Rem => {
-            if y == 0 {
-                0
-            } else {
-                x.wrapping_rem(y)
-            }
-        }
-        BinOp::And => (x != 0 && y != 0) as i64,
-        BinOp::Or => (x != 0 || y != 0) as i64,
+        _ => op.apply(x, eval(b, c, locals)),
     }
 }
 
@@ -568,7 +538,7 @@ pub(super) fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -
         SetExpr::Group(x, dirs) => {
             let mut set = [0u64; WORDS];
             let (cell, dirs) = (eval(x, c, locals), eval(dirs, c, locals));
-            super::hooks::groups::group_cells(c, cell, dirs, &mut set);
+            super::hooks::groups::group_cells(&c.view(), cell, dirs, &mut set);
             words(&set[..W])
         }
         SetExpr::Slide(x, d) => slide::<W>(c, eval(x, c, locals), eval(d, c, locals)),

@@ -14,6 +14,7 @@ pub mod hooks;
 pub mod kept;
 pub mod natives;
 pub mod overlay;
+pub mod piece;
 pub mod precheck;
 pub mod program;
 pub mod sample;

@@ -4,12 +4,11 @@
 //! of a particular game. Hooks for mechanics that are awkward to write in the language
 //! (group sizes, ...) live in `hooks/` and are registered here like any other entry.
 
-use smallvec::SmallVec;
-
 use super::board::{CellId, DIRECTIONS};
 use super::eval::count_kind;
 use super::game::Game;
-use super::hooks::{groups, line_of_sight, push};
+pub use super::hooks::Elems;
+use super::hooks::{Edit, View, groups, line_of_sight, push};
 use super::program::Edits;
 use super::state::{EMPTY_TOP, Journal, NEUTRAL, NONE, Piece, State};
 use crate::lang::types::Type;
@@ -21,6 +20,19 @@ pub struct Ctx<'a> {
     pub me: u8,
 }
 
+impl Ctx<'_> {
+    /// What a hook may read of it ([`View`]).
+    #[inline]
+    pub fn view(&self) -> View<'_> {
+        View {
+            board: &self.game.board,
+            state: self.state,
+            players: self.game.players.len(),
+            kinds: self.game.kinds.len(),
+        }
+    }
+}
+
 /// What an effect sees: the same, with the position open for change through a journal.
 pub struct Mut<'a> {
     pub game: &'a Game,
@@ -29,8 +41,16 @@ pub struct Mut<'a> {
     pub me: u8,
 }
 
-/// The elements of a collection, filled by a [`SetFn`].
-pub type Elems = SmallVec<[i64; 32]>;
+impl Mut<'_> {
+    /// What a hook may change of it ([`Edit`]).
+    pub fn edit(&mut self) -> Edit<'_> {
+        Edit {
+            board: &self.game.board,
+            state: self.state,
+            journal: self.journal,
+        }
+    }
+}
 
 /// A native function: arguments in, one value out.
 pub type NativeFn = fn(&Ctx, &[i64]) -> i64;
@@ -240,7 +260,7 @@ pub static NATIVES: &[Native] = &[
         [Cell, Dir],
         Cell,
         "The first empty cell going from a cell (itself included) in a direction, following links; `none` if the edge comes first. Where `push(cell, dir)` would make room.",
-        Value(push::first_empty)
+        Value(|c, a| push::first_empty(&c.game.board, c.state, a))
     ),
     native!(
         "opposite",
@@ -276,56 +296,61 @@ pub static NATIVES: &[Native] = &[
         [Cell],
         Int,
         "Hook: the size of the orthogonally connected group of cells whose top pieces have the same kind and owner as this cell's (0 for an empty cell).",
-        Value(|c, a| groups::group_size(c, a[0], super::board::ORTHOGONAL as i64))
+        Value(|c, a| groups::group_size(&c.view(), a[0], super::board::ORTHOGONAL as i64))
     ),
     native!(
         "group_size",
         [Cell, DirSet],
         Int,
         "Hook: as above, connected through the given directions.",
-        Value(|c, a| groups::group_size(c, a[0], a[1]))
+        Value(|c, a| groups::group_size(&c.view(), a[0], a[1]))
     ),
     native!(
         "groups",
         [Player],
         Int,
         "Hook: the number of orthogonally connected groups of the player's pieces (by top piece).",
-        Value(|c, a| groups::group_count(c, a[0], super::board::ORTHOGONAL as i64, u32::MAX))
+        Value(|c, a| groups::group_count(
+            &c.view(),
+            a[0],
+            super::board::ORTHOGONAL as i64,
+            u32::MAX
+        ))
     ),
     native!(
         "groups",
         [Player, DirSet],
         Int,
         "Hook: as above, connected through the given directions.",
-        Value(|c, a| groups::group_count(c, a[0], a[1], u32::MAX))
+        Value(|c, a| groups::group_count(&c.view(), a[0], a[1], u32::MAX))
     ),
     native!(
         "liberties",
         [Cell],
         Int,
         "Hook: how many empty cells are orthogonally linked to the group of a cell (0 for an empty cell).",
-        Value(|c, a| groups::liberties(c, a[0], super::board::ORTHOGONAL as i64))
+        Value(|c, a| groups::liberties(&c.view(), a[0], super::board::ORTHOGONAL as i64))
     ),
     native!(
         "liberties",
         [Cell, DirSet],
         Int,
         "Hook: as above, through the given directions.",
-        Value(|c, a| groups::liberties(c, a[0], a[1]))
+        Value(|c, a| groups::liberties(&c.view(), a[0], a[1]))
     ),
     native!(
         "run",
         [Cell, Dir],
         Int,
         "Hook: how many cells in a row from a cell (itself excluded) in a direction have a top piece of the same kind and owner as its own.",
-        Value(|c, a| groups::run(c, a[0], a[1]))
+        Value(|c, a| groups::run(&c.view(), a[0], a[1]))
     ),
     native!(
         "first_seen",
         [Cell, Dir],
         Cell,
         "Hook: the first occupied cell seen from a cell along a direction, following links; none at the edge.",
-        Value(|c, a| line_of_sight::first_seen(c, a[0], a[1]))
+        Value(|c, a| line_of_sight::first_seen(&c.view(), a[0], a[1]))
     ),
     // --- collections ---
     native!(
@@ -431,14 +456,14 @@ pub static NATIVES: &[Native] = &[
         [Cell],
         Cells,
         "Hook: the occupied cells in line of sight of a cell, the first along each linked direction.",
-        Set(|c, a, out| line_of_sight::visible(c, a[0], 0xff, out))
+        Set(|c, a, out| line_of_sight::visible(&c.view(), a[0], 0xff, out))
     ),
     native!(
         "visible",
         [Cell, DirSet],
         Cells,
         "Hook: as above, looking only along the given directions.",
-        Set(|c, a, out| line_of_sight::visible(c, a[0], a[1], out))
+        Set(|c, a, out| line_of_sight::visible(&c.view(), a[0], a[1], out))
     ),
     // --- effects ---
     native!(
@@ -460,7 +485,7 @@ pub static NATIVES: &[Native] = &[
         [Cell, Dir],
         Bool,
         "Effect: shift the unbroken line of occupied cells that starts at a cell one step in a direction, farthest stack first, into the first empty cell beyond it; does nothing if the edge comes first (nothing is pushed off the board): test with `first_empty`.",
-        Effect(push::push)
+        Effect(|m, a| push::push(&mut m.edit(), a))
     ),
     native!(
         "place",
@@ -525,14 +550,10 @@ fn top<'a>(c: &'a Ctx, cell: i64) -> Option<&'a Piece> {
     }
 }
 
+/// `step(cell, dir)`: see [`Board::step_value`].
+#[inline]
 pub(crate) fn step(c: &Ctx, cell: i64, dir: i64) -> i64 {
-    if cell < 0 || !(0..8).contains(&dir) {
-        return NONE;
-    }
-    c.game
-        .board
-        .step(cell as CellId, dir as usize)
-        .map_or(NONE, |x| x as i64)
+    c.game.board.step_value(cell, dir)
 }
 
 fn next_player(c: &Ctx, a: &[i64]) -> i64 {
@@ -572,13 +593,13 @@ fn directions(c: &Ctx, cell: i64, set: i64, out: &mut Elems) {
 
 fn group(c: &Ctx, cell: i64, dirs: i64, out: &mut Elems) {
     let mut set = [0u64; super::cellset::WORDS];
-    groups::group_cells(c, cell, dirs, &mut set);
+    groups::group_cells(&c.view(), cell, dirs, &mut set);
     out.extend(super::cellset::members(&set[..c.state.words()]).map(|x| x as i64));
 }
 
 fn empty_region(c: &Ctx, cell: i64, dirs: i64, out: &mut Elems) {
     let mut set = [0u64; super::cellset::WORDS];
-    groups::empty_region(c, cell, dirs, &mut set);
+    groups::empty_region(&c.view(), cell, dirs, &mut set);
     out.extend(super::cellset::members(&set[..c.state.words()]).map(|x| x as i64));
 }
 

@@ -18,6 +18,7 @@ use super::natives::{Ctx, Mut};
 use super::natives::{EffectFn, NativeFn, SetFn};
 use super::overlay::Overlay;
 use super::precheck::Precheck;
+use super::stack_test::StackExpr;
 
 /// A compiled expression.
 #[derive(Clone, Debug)]
@@ -76,6 +77,28 @@ pub enum Node {
 }
 
 impl Node {
+    /// This expression as a test of the stack of the cell it reads, for the position's
+    /// floor (`stack_test`), which knows nothing of nodes. The set pass (`compile::sets`)
+    /// gives only expressions of one cell's stack, made of the nodes below.
+    pub fn stack_expr(&self) -> StackExpr {
+        use StackExpr as E;
+        let boxed = |n: &Node| Box::new(n.stack_expr());
+        match self {
+            Node::Const(v) => E::Const(*v),
+            Node::Height(_) => E::Height,
+            Node::Empty(_) => E::Empty,
+            Node::Top(_) => E::Top,
+            Node::Owner(_) => E::Owner,
+            Node::Count(_, k) => E::Count(boxed(k)),
+            Node::Has(_, k) => E::Has(boxed(k)),
+            Node::Not(x) => E::Not(boxed(x)),
+            Node::Neg(x) => E::Neg(boxed(x)),
+            Node::Binary(op, a, b) => E::Binary(*op, boxed(a), boxed(b)),
+            Node::If(c, t, f) => E::If(boxed(c), boxed(t), boxed(f)),
+            other => unreachable!("not a stack test: {other:?}"),
+        }
+    }
+
     /// Whether evaluating this expression may read one of the local `slots`.
     pub fn reads_any(&self, slots: &[u16]) -> bool {
         match self {

@@ -1,17 +1,36 @@
 //! Stack tests: conditions on one cell's stack alone (such as `height(x) == 1` or
 //! `pieces(x, k) >= 1`) that filters over cells ask, and whose cells the position
-//! keeps as sets (see `compile::sets` and [`State`](super::state::State)).
+//! keeps as sets (see `compile::sets` and `state::State`).
 //!
 //! A position works every test out again for each stack it edits, so the tests are kept
 //! in the shape they are evaluated in: the common one, a reading of the stack compared
 //! with a constant, is one match and one comparison, not a walk down an expression tree.
+//! A test is given as a [`StackExpr`], the few expressions a test is made of, so that
+//! this floor, below positions, needs nothing of the program above it (which turns its
+//! own expressions into these: `program::Node::stack_expr`).
 
 use std::sync::Arc;
 
-use super::eval::arith;
-use super::program::Node;
-use super::state::{NEUTRAL, NONE, Piece};
+use super::piece::{NEUTRAL, NONE, Piece};
 use crate::lang::ast::BinOp;
+
+/// An expression of one stack, the cell's own: what a stack test is made of.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StackExpr {
+    Const(i64),
+    Height,
+    Empty,
+    Top,
+    Owner,
+    /// The pieces of a kind in the stack.
+    Count(Box<StackExpr>),
+    /// Whether the stack holds a piece of a kind.
+    Has(Box<StackExpr>),
+    Not(Box<StackExpr>),
+    Neg(Box<StackExpr>),
+    Binary(BinOp, Box<StackExpr>, Box<StackExpr>),
+    If(Box<StackExpr>, Box<StackExpr>, Box<StackExpr>),
+}
 
 /// The most stack tests a game keeps sets for: their results on one cell are a word.
 pub const MAX_TESTS: usize = 64;
@@ -29,10 +48,10 @@ impl PartialEq for StackTests {
 impl Eq for StackTests {}
 
 impl StackTests {
-    /// The tests (at most [`MAX_TESTS`]), each with the cell in local slot 0.
-    pub fn new(nodes: Vec<Node>) -> StackTests {
-        debug_assert!(nodes.len() <= MAX_TESTS);
-        StackTests(nodes.into_iter().map(Test::new).collect())
+    /// The tests (at most [`MAX_TESTS`]).
+    pub fn new(tests: Vec<StackExpr>) -> StackTests {
+        debug_assert!(tests.len() <= MAX_TESTS);
+        StackTests(tests.into_iter().map(Test::new).collect())
     }
 
     /// How many tests there are.
@@ -71,7 +90,7 @@ enum Test {
     /// A reading of the stack compared with a constant.
     Compare(BinOp, Reading, i64),
     /// Any other test, walked as the expression it is.
-    Tree(Node),
+    Tree(StackExpr),
 }
 
 /// What a test reads of a stack.
@@ -85,36 +104,37 @@ enum Reading {
 }
 
 impl Test {
-    fn new(node: Node) -> Test {
-        let reading = |node: &Node| match node {
-            Node::Height(_) => Some(Reading::Height),
-            Node::Top(_) => Some(Reading::Top),
-            Node::Owner(_) => Some(Reading::Owner),
-            Node::Count(_, kind) => match **kind {
-                Node::Const(k) => Some(Reading::Count(k)),
+    fn new(node: StackExpr) -> Test {
+        use StackExpr as E;
+        let reading = |node: &StackExpr| match node {
+            E::Height => Some(Reading::Height),
+            E::Top => Some(Reading::Top),
+            E::Owner => Some(Reading::Owner),
+            E::Count(kind) => match **kind {
+                E::Const(k) => Some(Reading::Count(k)),
                 _ => None,
             },
             // `empty(x)` is `height(x) == 0`, `has(x, K)` is `pieces(x, K) != 0`.
             _ => None,
         };
         let compared = match &node {
-            Node::Binary(
+            E::Binary(
                 op @ (BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge),
                 a,
                 b,
             ) => match (reading(a), &**b) {
-                (Some(r), Node::Const(c)) => Some((*op, r, *c)),
+                (Some(r), E::Const(c)) => Some((*op, r, *c)),
                 _ => None,
             },
-            Node::Empty(_) => Some((BinOp::Eq, Reading::Height, 0)),
-            Node::Not(x) if matches!(**x, Node::Empty(_)) => Some((BinOp::Ne, Reading::Height, 0)),
-            Node::Has(_, kind) => match **kind {
-                Node::Const(k) => Some((BinOp::Ne, Reading::Count(k), 0)),
+            E::Empty => Some((BinOp::Eq, Reading::Height, 0)),
+            E::Not(x) if matches!(**x, E::Empty) => Some((BinOp::Ne, Reading::Height, 0)),
+            E::Has(kind) => match **kind {
+                E::Const(k) => Some((BinOp::Ne, Reading::Count(k), 0)),
                 _ => None,
             },
-            Node::Not(x) => match &**x {
-                Node::Has(_, kind) => match **kind {
-                    Node::Const(k) => Some((BinOp::Eq, Reading::Count(k), 0)),
+            E::Not(x) => match &**x {
+                E::Has(kind) => match **kind {
+                    E::Const(k) => Some((BinOp::Eq, Reading::Count(k), 0)),
                     _ => None,
                 },
                 _ => None,
@@ -139,7 +159,7 @@ impl Test {
                         stack.iter().filter(|p| p.kind as i64 == kind).count() as i64
                     }
                 };
-                arith(*op, x, *value) != 0
+                op.apply(x, *value) != 0
             }
             Test::Tree(node) => value(node, stack) != 0,
         }
@@ -154,38 +174,37 @@ fn owner(stack: &[Piece]) -> i64 {
     }
 }
 
-/// The value of a test's expression (its cell in slot 0) for a stack: the few nodes
-/// such a test is made of (see `compile::sets`).
-fn value(node: &Node, stack: &[Piece]) -> i64 {
-    let kind_count = |k: &Node| {
+/// The value of a test's expression for a stack.
+fn value(node: &StackExpr, stack: &[Piece]) -> i64 {
+    use StackExpr as E;
+    let kind_count = |k: &StackExpr| {
         let k = value(k, stack);
         stack.iter().filter(|p| p.kind as i64 == k).count() as i64
     };
     match node {
-        Node::Const(v) => *v,
-        Node::Height(_) => stack.len() as i64,
-        Node::Empty(_) => stack.is_empty() as i64,
-        Node::Top(_) => stack.last().map_or(NONE, |p| p.kind as i64),
-        Node::Owner(_) => owner(stack),
-        Node::Count(_, k) => kind_count(k),
-        Node::Has(_, k) => (kind_count(k) > 0) as i64,
-        Node::Not(x) => (value(x, stack) == 0) as i64,
-        Node::Neg(x) => value(x, stack).wrapping_neg(),
-        Node::Binary(op, a, b) => {
+        E::Const(v) => *v,
+        E::Height => stack.len() as i64,
+        E::Empty => stack.is_empty() as i64,
+        E::Top => stack.last().map_or(NONE, |p| p.kind as i64),
+        E::Owner => owner(stack),
+        E::Count(k) => kind_count(k),
+        E::Has(k) => (kind_count(k) > 0) as i64,
+        E::Not(x) => (value(x, stack) == 0) as i64,
+        E::Neg(x) => value(x, stack).wrapping_neg(),
+        E::Binary(op, a, b) => {
             let x = value(a, stack);
             match op {
                 BinOp::And if x == 0 => 0,
                 BinOp::Or if x != 0 => 1,
-                _ => arith(*op, x, value(b, stack)),
+                _ => op.apply(x, value(b, stack)),
             }
         }
-        Node::If(c, t, f) => {
+        E::If(c, t, f) => {
             if value(c, stack) != 0 {
                 value(t, stack)
             } else {
                 value(f, stack)
             }
         }
-        other => unreachable!("not a stack test: {other:?}"),
     }
 }

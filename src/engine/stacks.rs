@@ -10,7 +10,7 @@
 
 use std::ops::{Deref, DerefMut, Index};
 
-use super::state::Piece;
+use super::piece::Piece;
 
 /// The room each cell's region has at first (more where the setup stacks higher).
 pub const ROOM: usize = 4;

@@ -54,6 +54,31 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// The operator on two values, as the language defines it on 64-bit whole numbers:
+    /// comparisons and `&&`, `||` give 1 or 0, arithmetic wraps, and division or the
+    /// remainder by zero gives 0 rather than a crash (game files are user input). `&&`
+    /// and `||` here take values already worked out.
+    #[inline]
+    pub fn apply(self, x: i64, y: i64) -> i64 {
+        match self {
+            BinOp::Eq => (x == y) as i64,
+            BinOp::Ne => (x != y) as i64,
+            BinOp::Lt => (x < y) as i64,
+            BinOp::Le => (x <= y) as i64,
+            BinOp::Gt => (x > y) as i64,
+            BinOp::Ge => (x >= y) as i64,
+            BinOp::Add => x.wrapping_add(y),
+            BinOp::Sub => x.wrapping_sub(y),
+            BinOp::Mul => x.wrapping_mul(y),
+            BinOp::Div if y == 0 => 0,
+            BinOp::Div => x.wrapping_div(y),
+            BinOp::Rem if y == 0 => 0,
+            BinOp::Rem => x.wrapping_rem(y),
+            BinOp::And => (x != 0 && y != 0) as i64,
+            BinOp::Or => (x != 0 || y != 0) as i64,
+        }
+    }
+
     /// Whether `(a op b) op c` always equals `a op (b op c)`: for these (`&&`, `||`, and
     /// `+`, `*` on wrapping 64-bit numbers) a long chain can be held as a balanced tree.
     pub fn associative(self) -> bool {

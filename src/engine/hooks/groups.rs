@@ -16,13 +16,13 @@
 
 use std::cell::RefCell;
 
+use super::View;
 use crate::engine::board::{Board, CellId};
 use crate::engine::cellset::WORDS as MAX_WORDS;
-use crate::engine::natives::Ctx;
 use crate::engine::state::{EMPTY_TOP, NEUTRAL};
 
 /// The size of the group containing `cell` (0 for an empty cell or none).
-pub fn group_size(c: &Ctx, cell: i64, dirs: i64) -> i64 {
+pub fn group_size(c: &View, cell: i64, dirs: i64) -> i64 {
     if cell < 0 {
         return 0;
     }
@@ -32,13 +32,12 @@ pub fn group_size(c: &Ctx, cell: i64, dirs: i64) -> i64 {
     }
     let like = c.state.cells_topped_by(code);
     if let [like] = like
-        && c.game.board.is_rectangle()
+        && c.board.is_rectangle()
     {
-        return group_in_one_word(&c.game.board, *like, cell as usize, dirs as u8).count_ones()
-            as i64;
+        return group_in_one_word(c.board, *like, cell as usize, dirs as u8).count_ones() as i64;
     }
     let mut group = [0u64; MAX_WORDS];
-    group_in_words(&c.game.board, like, cell as usize, dirs as u8, &mut group);
+    group_in_words(c.board, like, cell as usize, dirs as u8, &mut group);
     group.iter().map(|w| w.count_ones() as i64).sum()
 }
 
@@ -60,7 +59,7 @@ pub fn size_within(board: &Board, like: &[u64], seed: usize, dirs: u8) -> i64 {
 
 /// Writes to `out` the cells of the group containing `cell` (nothing for an empty cell or
 /// none): the `group(cell)` collection.
-pub fn group_cells(c: &Ctx, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
+pub fn group_cells(c: &View, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
     if cell < 0 {
         return;
     }
@@ -70,12 +69,12 @@ pub fn group_cells(c: &Ctx, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
     }
     let like = c.state.cells_topped_by(code);
     if let [like] = like
-        && c.game.board.is_rectangle()
+        && c.board.is_rectangle()
     {
-        out[0] = group_in_one_word(&c.game.board, *like, cell as usize, dirs as u8);
+        out[0] = group_in_one_word(c.board, *like, cell as usize, dirs as u8);
         return;
     }
-    group_in_words(&c.game.board, like, cell as usize, dirs as u8, out);
+    group_in_words(c.board, like, cell as usize, dirs as u8, out);
 }
 
 /// Writes to `out` the empty cells connected to the empty `cell` through links in `dirs`,
@@ -83,12 +82,12 @@ pub fn group_cells(c: &Ctx, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
 /// `empty_region(cell)` collection. An area of empty cells is what the pieces around it
 /// enclose (a region walled off by one player's pieces), and [`group_cells`] cannot
 /// give it, since a group is made of pieces.
-pub fn empty_region(c: &Ctx, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
+pub fn empty_region(c: &View, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
     if cell < 0 || c.state.top_code(cell as CellId) != EMPTY_TOP {
         return;
     }
     let words = c.state.words();
-    let board = &c.game.board;
+    let board = c.board;
     let mut empty = [0u64; MAX_WORDS];
     for ((e, all), occupied) in empty.iter_mut().zip(board.all()).zip(c.state.occupied()) {
         *e = all & !occupied;
@@ -102,11 +101,11 @@ pub fn empty_region(c: &Ctx, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
 
 /// The number of empty cells linked through `dirs` to the group containing `cell` (0 for
 /// an empty cell): a group's liberties.
-pub fn liberties(c: &Ctx, cell: i64, dirs: i64) -> i64 {
+pub fn liberties(c: &View, cell: i64, dirs: i64) -> i64 {
     let mut group = [0u64; MAX_WORDS];
     group_cells(c, cell, dirs, &mut group);
     let words = c.state.words();
-    let board = &c.game.board;
+    let board = c.board;
     let mut around = [0u64; MAX_WORDS];
     if board.is_rectangle() {
         board.step_set(&group[..words], dirs as u8, &mut around[..words]);
@@ -126,7 +125,7 @@ pub fn liberties(c: &Ctx, cell: i64, dirs: i64) -> i64 {
 /// How many cells in a row, going from `cell` (itself excluded) in direction `dir`, have a
 /// top piece of the same kind and owner as `cell`'s: a line's length is `1 + run(c, d) +
 /// run(c, opposite(d))`.
-pub fn run(c: &Ctx, cell: i64, dir: i64) -> i64 {
+pub fn run(c: &View, cell: i64, dir: i64) -> i64 {
     if cell < 0 || !(0..8).contains(&dir) {
         return 0;
     }
@@ -136,8 +135,8 @@ pub fn run(c: &Ctx, cell: i64, dir: i64) -> i64 {
     }
     let mut n = 0;
     let mut at = cell as CellId;
-    while let Some(next) = c.game.board.step(at, dir as usize) {
-        if c.state.top_code(next) != code || n >= c.game.board.len() as i64 {
+    while let Some(next) = c.board.step(at, dir as usize) {
+        if c.state.top_code(next) != code || n >= c.board.len() as i64 {
             break;
         }
         n += 1;
@@ -148,14 +147,14 @@ pub fn run(c: &Ctx, cell: i64, dir: i64) -> i64 {
 
 /// The number of groups formed by the pieces on top that `player` owns, or `most` if
 /// there are more (a caller that compares the count with a constant needs no more).
-pub fn group_count(c: &Ctx, player: i64, dirs: i64, most: u32) -> i64 {
-    if !(0..c.game.players.len().min(NEUTRAL as usize) as i64).contains(&player) {
+pub fn group_count(c: &View, player: i64, dirs: i64, most: u32) -> i64 {
+    if !(0..c.players.min(NEUTRAL as usize) as i64).contains(&player) {
         return 0;
     }
     let words = c.state.words();
     let mut count = 0u32;
-    if words == 1 && c.game.board.is_rectangle() {
-        for kind in 0..c.game.kinds.len() as u16 {
+    if words == 1 && c.board.is_rectangle() {
+        for kind in 0..c.kinds as u16 {
             let mut left = c.state.cells_topped_by(kind << 8 | player as u16)[0];
             let like = left;
             while left != 0 {
@@ -163,13 +162,13 @@ pub fn group_count(c: &Ctx, player: i64, dirs: i64, most: u32) -> i64 {
                     return most.into();
                 }
                 let seed = left.trailing_zeros() as usize;
-                left &= !group_in_one_word(&c.game.board, like, seed, dirs as u8);
+                left &= !group_in_one_word(c.board, like, seed, dirs as u8);
                 count += 1;
             }
         }
         return count.into();
     }
-    for kind in 0..c.game.kinds.len() as u16 {
+    for kind in 0..c.kinds as u16 {
         let like = c.state.cells_topped_by(kind << 8 | player as u16);
         let mut left = [0u64; MAX_WORDS];
         left[..words].copy_from_slice(like);
@@ -178,7 +177,7 @@ pub fn group_count(c: &Ctx, player: i64, dirs: i64, most: u32) -> i64 {
                 return most.into();
             }
             let mut group = [0u64; MAX_WORDS];
-            group_in_words(&c.game.board, like, seed, dirs as u8, &mut group);
+            group_in_words(c.board, like, seed, dirs as u8, &mut group);
             for (l, g) in left.iter_mut().zip(group) {
                 *l &= !g;
             }

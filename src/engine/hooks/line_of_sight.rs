@@ -3,21 +3,21 @@
 //! It follows the board's links, so on a board where only some points have diagonals it
 //! bends to the board's lines exactly as its links do. Any piece blocks it, whoever owns it.
 
+use super::{Elems, View};
 use crate::engine::board::{CellId, DIRECTIONS, rising};
 use crate::engine::cellset::{self, WORDS};
-use crate::engine::natives::{Ctx, Elems};
 use crate::engine::state::{EMPTY_TOP, NONE};
 
 /// The first occupied cell met going from `cell` along `dir` (the cell itself excluded),
 /// or none if the line reaches the edge first.
-pub fn first_seen(c: &Ctx, cell: i64, dir: i64) -> i64 {
+pub fn first_seen(c: &View, cell: i64, dir: i64) -> i64 {
     if cell < 0 || !(0..DIRECTIONS.len() as i64).contains(&dir) {
         return NONE;
     }
     let mut cur = cell as CellId;
     // A line can visit each cell at most once; the bound guards against cyclic links.
-    for _ in 0..c.game.board.len() {
-        match c.game.board.step(cur, dir as usize) {
+    for _ in 0..c.board.len() {
+        match c.board.step(cur, dir as usize) {
             None => return NONE,
             Some(next) if c.state.top_code(next) != EMPTY_TOP => return next as i64,
             Some(next) => cur = next,
@@ -30,11 +30,11 @@ pub fn first_seen(c: &Ctx, cell: i64, dir: i64) -> i64 {
 /// direction at most, in direction order. Where the board keeps its rays (a game that
 /// asks for `visible` has them made), each is the nearest occupied cell of a ray, a few
 /// word operations; otherwise the lines are followed cell by cell.
-pub fn visible(c: &Ctx, cell: i64, dirs: i64, out: &mut Elems) {
+pub fn visible(c: &View, cell: i64, dirs: i64, out: &mut Elems) {
     if cell < 0 {
         return;
     }
-    let board = &c.game.board;
+    let board = c.board;
     if board.has_rays() {
         let occupied = c.state.occupied();
         let mut seen = [0u64; WORDS];

@@ -2,60 +2,54 @@
 //! cell beyond it, and the test of where that cell is. Links are followed, and nothing
 //! is ever pushed off the board.
 
-use crate::engine::board::CellId;
-use crate::engine::natives::{Ctx, Elems, Mut, move_pieces, step};
-use crate::engine::state::{EMPTY_TOP, NONE};
+use super::{Edit, Elems};
+use crate::engine::board::{Board, CellId};
+use crate::engine::state::{EMPTY_TOP, NONE, State};
 
 /// The cells from `cell` (included) going in `dir` up to the first empty one, following
 /// links; empty if the edge comes before an empty cell.
-fn line_to_hole(c: &Ctx, cell: i64, dir: i64) -> Elems {
+fn line_to_hole(board: &Board, state: &State, cell: i64, dir: i64) -> Elems {
     let mut line = Elems::new();
     let mut cur = cell;
-    while cur >= 0 && line.len() <= c.game.board.len() {
+    while cur >= 0 && line.len() <= board.len() {
         line.push(cur);
-        if c.state.top_code(cur as CellId) == EMPTY_TOP {
+        if state.top_code(cur as CellId) == EMPTY_TOP {
             return line;
         }
-        cur = step(c, cur, dir);
+        cur = board.step_value(cur, dir);
     }
     Elems::new()
 }
 
 /// `first_empty(cell, dir)`: the empty cell a push would fill, or `none`.
-pub fn first_empty(c: &Ctx, a: &[i64]) -> i64 {
+pub fn first_empty(board: &Board, state: &State, a: &[i64]) -> i64 {
     if a[0] < 0 || a[1] < 0 {
         return NONE;
     }
     // The last cell of `line_to_hole`, found without listing the line.
     let mut cur = a[0];
-    for _ in 0..=c.game.board.len() {
+    for _ in 0..=board.len() {
         if cur < 0 {
             break;
         }
-        if c.state.top_code(cur as CellId) == EMPTY_TOP {
+        if state.top_code(cur as CellId) == EMPTY_TOP {
             return cur;
         }
-        cur = step(c, cur, a[1]);
+        cur = board.step_value(cur, a[1]);
     }
     NONE
 }
 
 /// `push(cell, dir)`: shifts the line starting at `cell` one step along `dir`, farthest
 /// stack first; does nothing when the edge comes before an empty cell.
-pub fn push(m: &mut Mut, a: &[i64]) {
+pub fn push(e: &mut Edit, a: &[i64]) {
     if a[0] < 0 || a[1] < 0 {
         return;
     }
-    let line = {
-        let c = Ctx {
-            game: m.game,
-            state: m.state,
-            me: m.me,
-        };
-        line_to_hole(&c, a[0], a[1])
-    };
+    let line = line_to_hole(e.board, e.state, a[0], a[1]);
     // Farthest stack first, each into the cell after it; the last cell is the hole.
     for pair in line.windows(2).rev() {
-        move_pieces(m, pair[0], pair[1], usize::MAX);
+        e.journal
+            .transfer(e.state, pair[0] as CellId, pair[1] as CellId, usize::MAX);
     }
 }
