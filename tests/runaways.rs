@@ -346,7 +346,10 @@ struct Ran {
 
 /// Runs `rulebook ARGS`, killed after `limit`, and reads its peak memory as it is reaped
 /// (`wait4`: this child's own, whatever the other tests run meanwhile).
-#[allow(clippy::zombie_processes, reason = "reaped by `wait4`, which `Child` cannot see")]
+#[allow(
+    clippy::zombie_processes,
+    reason = "reaped by `wait4`, which `Child` cannot see"
+)]
 fn run_within(args: &[String], limit: std::time::Duration) -> Ran {
     use std::io::Read;
     let mut child = rulebook()

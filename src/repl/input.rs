@@ -98,11 +98,22 @@ impl Input {
         }
     }
 
-    /// Reads one line; the prompt is shown on a terminal only. Ctrl-C just after one
-    /// stopped a bot is ignored ([`interrupt::just_stopped`]).
+    /// Reads one line; the prompt is shown on a terminal only. A Ctrl-C pressed since
+    /// the last line (the program busy) is read first, as if pressed at the prompt; one
+    /// just after a press stopped a bot is ignored ([`interrupt::just_stopped`]). The end
+    /// of the input that comes with a press (Ctrl-C in a pipeline ends the program
+    /// writing it too) is the press.
     pub fn read(&mut self, prompt: &str) -> Line {
         loop {
-            match self.read_once(prompt) {
+            let line = if interrupt::take_press() {
+                Line::Interrupted
+            } else {
+                match self.read_once(prompt) {
+                    Line::End if interrupt::take_press() => Line::Interrupted,
+                    line => line,
+                }
+            };
+            match line {
                 Line::Interrupted if interrupt::just_stopped() => continue,
                 line => return line,
             }

@@ -1,13 +1,12 @@
 //! Ctrl-C in `play`: it never ends the program with a game unsaved.
 //!
-//! While a bot thinks, Ctrl-C stops the bot (it plays its best so far). While the program
-//! waits for a line, it comes back from the read as [`Pressed`] and the loop treats it as
-//! `quit` does: it offers to save an unsaved game (on a pipe, where nobody can answer, it
-//! saves the game to a new file), unless a bot was stopped just before, when it is taken
-//! as the same press repeated and ignored. At any other moment (the program busy for an instant
-//! between the two) it is ignored, so a second press just after the bot stopped loses
-//! nothing; only three presses while the program stays busy leave it, and then the game
-//! is saved first ([`rescue`]).
+//! While a bot thinks, Ctrl-C stops the bot (it plays its best so far). Any other press,
+//! while the program waits for a line or on its way to the next one, comes back from the
+//! read as `Line::Interrupted`, and the loop treats it as `quit` does: it offers to save
+//! an unsaved game (on a pipe, where nobody can answer, it saves the game to a new file).
+//! A press soon after one stopped a bot is that press repeated, and is ignored
+//! ([`just_stopped`]). Three presses while the program stays busy (not reading) leave it,
+//! and then the game is saved first ([`rescue`]).
 //!
 //! The handler only touches atomics; a watcher thread does what a handler may not (write
 //! a file, print).
@@ -22,8 +21,12 @@ static THINKING: AtomicBool = AtomicBool::new(false);
 /// Set by Ctrl-C while a bot thinks; the bot stops when it sees it.
 static STOP: AtomicBool = AtomicBool::new(false);
 
-/// Ctrl-C presses not yet handled; the reader takes them, the watcher counts the others.
+/// Ctrl-C presses not yet taken by the reader ([`take_press`]).
 static PRESSES: AtomicUsize = AtomicUsize::new(0);
+
+/// Every press that did not stop a bot, for the watcher to count those that come while
+/// the program is busy.
+static TOTAL: AtomicUsize = AtomicUsize::new(0);
 
 /// Set while the program waits for a line: a press then belongs to the reader.
 static READING: AtomicBool = AtomicBool::new(false);
@@ -80,6 +83,7 @@ extern "C" fn on_interrupt(_: libc::c_int) {
         STOP.store(true, Ordering::SeqCst);
     } else {
         PRESSES.fetch_add(1, Ordering::SeqCst);
+        TOTAL.fetch_add(1, Ordering::SeqCst);
     }
 }
 
@@ -87,13 +91,18 @@ extern "C" fn on_interrupt(_: libc::c_int) {
 /// after [`BUSY_PRESSES`] of them within [`BUSY_WINDOW`] it saves the game and leaves.
 fn watch() {
     let mut busy: Vec<Instant> = Vec::new();
+    let mut seen = 0;
     loop {
         std::thread::sleep(Duration::from_millis(50));
-        if READING.load(Ordering::SeqCst) || PRESSES.load(Ordering::SeqCst) == 0 {
-            busy.clear();
+        let total = TOTAL.load(Ordering::SeqCst);
+        let n = total - seen;
+        seen = total;
+        if READING.load(Ordering::SeqCst) || n == 0 {
+            if READING.load(Ordering::SeqCst) {
+                busy.clear();
+            }
             continue;
         }
-        let n = PRESSES.swap(0, Ordering::SeqCst);
         let now = Instant::now();
         busy.retain(|&t| now.duration_since(t) < BUSY_WINDOW);
         busy.extend(std::iter::repeat_n(now, n));
@@ -104,6 +113,10 @@ fn watch() {
                 None => eprintln!("\nCtrl-C: leaving"),
             }
             std::process::exit(130);
+        }
+        if busy.len() == 1 {
+            // Taken at the next prompt, where it offers to leave; said only if it lasts.
+            continue;
         }
         eprintln!(
             "\n(busy: Ctrl-C {} more time{} within {} s leaves, saving the game first)",
@@ -167,14 +180,11 @@ pub fn just_stopped() -> bool {
         .is_ok_and(|at| at.is_some_and(|t| t.elapsed() < GRACE))
 }
 
-/// The program waiting for a line: presses from now on belong to the reader. Presses
-/// that came while the program was busy are dropped (a second press just after a bot
-/// stopped is not a request to leave).
+/// The program waiting for a line: the watcher leaves presses to the reader.
 pub struct Reading(());
 
 impl Reading {
     pub fn start() -> Reading {
-        PRESSES.store(0, Ordering::SeqCst);
         READING.store(true, Ordering::SeqCst);
         Reading(())
     }
