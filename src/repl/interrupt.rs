@@ -24,12 +24,18 @@ static STOP: AtomicBool = AtomicBool::new(false);
 /// Ctrl-C presses not yet taken by the reader ([`take_press`]).
 static PRESSES: AtomicUsize = AtomicUsize::new(0);
 
-/// Every press that did not stop a bot, for the watcher to count those that come while
-/// the program is busy.
-static TOTAL: AtomicUsize = AtomicUsize::new(0);
+/// Every press that came while the program was busy (neither thinking nor reading), for
+/// the watcher to count. Told apart in the handler, at the press, not when the watcher
+/// looks: a watcher that sampled the reading flag took presses answered by the reader for
+/// busy ones whenever it looked between two reads, and left a game that was not stuck.
+static BUSY: AtomicUsize = AtomicUsize::new(0);
 
 /// Set while the program waits for a line: a press then belongs to the reader.
 static READING: AtomicBool = AtomicBool::new(false);
+
+/// How many reads have started: busy presses with a read between them are not a program
+/// that stays busy.
+static READS: AtomicUsize = AtomicUsize::new(0);
 
 /// When Ctrl-C last stopped a bot: a press soon after is part of that one
 /// ([`GRACE`]).
@@ -83,24 +89,30 @@ extern "C" fn on_interrupt(_: libc::c_int) {
         STOP.store(true, Ordering::SeqCst);
     } else {
         PRESSES.fetch_add(1, Ordering::SeqCst);
-        TOTAL.fetch_add(1, Ordering::SeqCst);
+        if !READING.load(Ordering::SeqCst) {
+            BUSY.fetch_add(1, Ordering::SeqCst);
+        }
     }
 }
 
 /// Counts the presses that come while the program is busy (neither thinking nor reading);
-/// after [`BUSY_PRESSES`] of them within [`BUSY_WINDOW`] it saves the game and leaves.
+/// after [`BUSY_PRESSES`] of them within [`BUSY_WINDOW`], with no read between them, it
+/// saves the game and leaves.
 fn watch() {
     let mut busy: Vec<Instant> = Vec::new();
     let mut seen = 0;
+    let mut reads = 0;
     loop {
         std::thread::sleep(Duration::from_millis(50));
-        let total = TOTAL.load(Ordering::SeqCst);
+        let now_reads = READS.load(Ordering::SeqCst);
+        if now_reads != reads {
+            reads = now_reads;
+            busy.clear();
+        }
+        let total = BUSY.load(Ordering::SeqCst);
         let n = total - seen;
         seen = total;
-        if READING.load(Ordering::SeqCst) || n == 0 {
-            if READING.load(Ordering::SeqCst) {
-                busy.clear();
-            }
+        if n == 0 {
             continue;
         }
         let now = Instant::now();
@@ -185,6 +197,7 @@ pub struct Reading(());
 
 impl Reading {
     pub fn start() -> Reading {
+        READS.fetch_add(1, Ordering::SeqCst);
         READING.store(true, Ordering::SeqCst);
         Reading(())
     }
