@@ -616,7 +616,7 @@ pub const MOST_REPEATS: usize = 64;
 /// gives and each value the ply holds, and one for each play of its repeated part. It
 /// bounds what `MOST_REPEATS` does not: the number of chains, which with two choices a
 /// play could reach 2^64, and a listing too large for memory or time (at most some 30 MB
-/// and a tenth of a second; the widest shipped game, Amazons, lists some 9,000 steps). A
+/// and a tenth of a second; the widest game in the library lists some 9,000 steps). A
 /// walk that reaches it stops, and the game says which action ran away
 /// ([`crate::engine::game::Game::runaway`]).
 pub const MOST_STEPS: u64 = 1_000_000;

@@ -144,7 +144,7 @@ fn watch() {
 }
 
 /// Keeps the game's transcript for [`rescue`] while it is unsaved (`None` once saved).
-/// `stem` starts the name of the file it would be saved to (`bounce-7`).
+/// `stem` starts the name of the file it would be saved to (`my-game-7`).
 pub fn keep_unsaved(unsaved: Option<(String, String)>) {
     if let Ok(mut kept) = UNSAVED.lock() {
         *kept = unsaved.map(|(text, stem)| Unsaved { text, stem });

@@ -1018,7 +1018,7 @@ impl Session {
     }
 
     /// The start of the name of a file this game is saved to unasked: the game's name
-    /// in lower case letters and digits, and the seed (`splut-7`).
+    /// in lower case letters and digits, and the seed (`my-game-7`).
     fn stem(&self) -> String {
         let name: String = self
             .game
