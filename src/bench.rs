@@ -14,7 +14,7 @@ use rand::rngs::Xoshiro256PlusPlus;
 use serde_json::{Value, json};
 
 use crate::bots::mcts::{Budget, Cutoff, MctsBot, Settings};
-use crate::engine::game::Game;
+use crate::engine::game::{Draw, Game};
 
 /// What one benchmark run measured.
 pub struct BenchReport {
@@ -30,6 +30,10 @@ pub struct BenchReport {
     pub mcts_threads: usize,
     /// The process's peak resident memory in bytes, where the system tells it.
     pub peak_memory: Option<u64>,
+    /// How the random plies were drawn, and the actions whose plies were listed (every
+    /// action's with `list`).
+    pub draw: Draw,
+    pub listed: Vec<String>,
 }
 
 /// How much work a benchmark run does.
@@ -52,6 +56,18 @@ pub fn run(game: &Game, amount: Amount, seed: u64, threads: usize) -> BenchRepor
         Amount::Playouts(n) => (Duration::MAX, n.max(1)),
     };
     let start = game.start();
+    // Measured before the clock starts (`Draw::Auto` measures the game at its first draw).
+    let listed: Vec<String> = match game.draw {
+        Draw::List => game.actions.iter().map(|a| a.name.clone()).collect(),
+        Draw::Sample => Vec::new(),
+        Draw::Auto => game
+            .listed_actions()
+            .iter()
+            .zip(&game.actions)
+            .filter(|(listed, _)| **listed)
+            .map(|(_, a)| a.name.clone())
+            .collect(),
+    };
     let clock = Instant::now();
     let (mut playouts, mut plies) = (0u64, 0u64);
     let mut endings: BTreeMap<String, u64> = BTreeMap::new();
@@ -109,6 +125,8 @@ pub fn run(game: &Game, amount: Amount, seed: u64, threads: usize) -> BenchRepor
         mcts_seconds,
         mcts_threads: bot.settings().threads,
         peak_memory: peak_memory(),
+        draw: game.draw,
+        listed,
     }
 }
 
@@ -171,6 +189,7 @@ impl BenchReport {
             .map(|(k, n)| format!("{k} {:.1}%", 100.0 * *n as f64 / self.playouts as f64))
             .collect();
         s += &format!("endings {}\n", shares.join(", "));
+        s += &format!("draw {}\n", self.draw_text());
         let threads = match self.mcts_threads {
             1 => String::new(),
             n => format!(" on {n} threads"),
@@ -200,6 +219,30 @@ impl BenchReport {
             "mcts_iterations_per_second": self.mcts_per_second(),
             "mcts_threads": self.mcts_threads,
             "peak_memory_bytes": self.peak_memory,
+            "draw": self.draw_name(),
+            "listed_actions": self.listed,
         })
+    }
+
+    fn draw_name(&self) -> &'static str {
+        match self.draw {
+            Draw::Auto => "auto",
+            Draw::Sample => "sample",
+            Draw::List => "list",
+        }
+    }
+
+    /// The way plies were drawn, and which actions' plies were listed.
+    fn draw_text(&self) -> String {
+        let listed: Vec<String> = self.listed.iter().map(|a| format!("`{a}`")).collect();
+        match (self.draw, listed.is_empty()) {
+            (Draw::List, _) => "list (every legal ply listed, one picked)".into(),
+            (Draw::Sample, _) => "sample (candidates drawn for every action)".into(),
+            (Draw::Auto, true) => "auto (candidates drawn for every action)".into(),
+            (Draw::Auto, false) => format!(
+                "auto (plies listed for {}, candidates drawn for the rest)",
+                listed.join(", ")
+            ),
+        }
     }
 }

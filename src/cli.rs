@@ -17,7 +17,7 @@ use crate::bench;
 use crate::bots::mcts::MAX_THREADS;
 use crate::bots::{self, Bot};
 use crate::compile;
-use crate::engine::game::{Game, IllegalPly};
+use crate::engine::game::{Draw, Game, IllegalPly};
 use crate::engine::state::State;
 use crate::load::{Failure, GameArgsRef, load_game};
 use crate::record::diagram;
@@ -168,6 +168,13 @@ enum Command {
         #[arg(long, default_value_t = 1, value_name = "N",
               value_parser = clap::value_parser!(u16).range(1..=MAX_THREADS as i64))]
         threads: u16,
+        /// How random plies are drawn: `sample` numbers candidates and tries them until
+        /// one is legal, `list` lists every legal ply and picks one, `auto` takes for each
+        /// action the way that costs less, as measured on the game before the clock
+        /// starts. The same plies with the same chances either way; only speed differs
+        /// (and the random stream, where an action is listed).
+        #[arg(long, value_enum, default_value_t = DrawArg::Auto)]
+        draw: DrawArg,
         /// Also writes the figures as JSON to this file.
         #[arg(long, value_name = "FILE")]
         json: Option<String>,
@@ -540,6 +547,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             playouts,
             seed,
             threads,
+            draw,
             json,
         } => {
             seconds_option("--seconds", seconds, 3600.0)?;
@@ -551,7 +559,12 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                 Some(n) => bench::Amount::Playouts(n),
                 None => bench::Amount::Seconds(seconds),
             };
-            let g = load_game(&game.as_ref())?;
+            let mut g = load_game(&game.as_ref())?;
+            g.draw = match draw {
+                DrawArg::Auto => Draw::Auto,
+                DrawArg::Sample => Draw::Sample,
+                DrawArg::List => Draw::List,
+            };
             let report = bench::run(&g, amount, seed, usize::from(threads));
             no_runaway(&g)?;
             write!(out, "{}", report.text())?;
@@ -590,6 +603,14 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `bench --draw`: how random plies are drawn ([`Draw`]).
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub enum DrawArg {
+    Auto,
+    Sample,
+    List,
 }
 
 /// The game's runaway as an error: plies listed, counted or drawn since it ran away are

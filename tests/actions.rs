@@ -14,7 +14,7 @@
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
-use rulebook::engine::game::{Game, normalize};
+use rulebook::engine::game::{Draw, Game, normalize};
 use rulebook::engine::state::State;
 
 /// `none`, as every value that may be one is written at run time.
@@ -1151,6 +1151,32 @@ fn differ(engine: &[String], reference: &[String]) -> String {
     )
 }
 
+/// The game drawn every way a draw may go: listing every ply, drawing every action's
+/// candidates, and listing some actions' plies beside the others' candidates.
+fn routes(g: &Game, seed: u64) -> Vec<(&'static str, Game)> {
+    let mut out = Vec::new();
+    for (route, draw) in [("list", Draw::List), ("sample", Draw::Sample)] {
+        let mut h = g.clone();
+        h.draw = draw;
+        out.push((route, h));
+    }
+    let n = g.actions.len();
+    for (route, listed) in [
+        ("every action listed", vec![true; n]),
+        (
+            "some actions listed",
+            (0..n)
+                .map(|a| (a as u64 + seed).is_multiple_of(2))
+                .collect(),
+        ),
+    ] {
+        let mut h = g.clone();
+        h.list_actions(&listed);
+        out.push((route, h));
+    }
+    out
+}
+
 /// Generates a game from `seed`, then plays a random game of a few plies, comparing the
 /// engine with the enumeration in every position.
 fn check_seed(seed: u64) {
@@ -1170,6 +1196,8 @@ fn check_seed(seed: u64) {
     let source = rulebook::spec::parse("generated.toml", text.clone())
         .unwrap_or_else(|d| panic!("{d}\n{text}"));
     let g = rulebook::compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}\n{text}"));
+    let routes = routes(&g, seed);
+    let mut draws = Xoshiro256PlusPlus::seed_from_u64(!seed);
     let mut s = g.start();
     let mut history: Vec<String> = Vec::new();
     for _ in 0..8 {
@@ -1221,6 +1249,23 @@ fn check_seed(seed: u64) {
         );
         g.play(&mut replayed, &ply);
         assert_eq!(kept, replayed, "seed {seed}: a drawn ply played otherwise");
+        // Every route a draw may take gives listed plies too, played as drawn (their own
+        // stream, so that the game played is the same whatever they draw).
+        for (route, h) in &routes {
+            let drawn = h.random_ply(&mut s.clone(), &mut draws).expect("a ply");
+            assert!(
+                legal.iter().any(|(_, p)| *p == drawn),
+                "seed {seed}, {route}, after {history:?}: drew {}\n\n{text}",
+                g.notation(&s, &drawn)
+            );
+            let (mut kept, mut replayed) = (s.clone(), s.clone());
+            let ply = h.play_random(&mut kept, &mut draws).expect("a ply");
+            h.play(&mut replayed, &ply);
+            assert_eq!(
+                kept, replayed,
+                "seed {seed}, {route}: a drawn ply played otherwise"
+            );
+        }
         for _ in 0..2 {
             let (t, ply) = &legal[rng.random_range(0..legal.len() as u64) as usize];
             let parsed = g.parse_ply(&s, &normalize(t));

@@ -20,9 +20,7 @@ use rulebook::engine::state::State;
 use crate::common;
 
 fn draughts10() -> Game {
-    let path = format!("{}/tests/games/draughts10.toml", env!("CARGO_MANIFEST_DIR"));
-    let source = rulebook::spec::load(&path).unwrap_or_else(|d| panic!("{d}"));
-    rulebook::compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"))
+    common::test_game("draughts10")
 }
 
 /// Positions exactly n plies from the start (BikDam, "perft(1) = 9 ... perft(6) =

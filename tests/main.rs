@@ -30,6 +30,7 @@ mod properties;
 mod reference;
 mod reversi;
 mod robustness;
+mod routes;
 mod runaways;
 mod semantics;
 mod sight;

@@ -9,7 +9,6 @@ use std::collections::BTreeMap;
 
 use rulebook::engine::game::Game;
 use rulebook::record::diagram;
-use rulebook::{compile, spec};
 use serde_json::json;
 
 use crate::common;
@@ -18,13 +17,10 @@ use crate::reference::Reference;
 use crate::reference::minidrop::{Kind, Minidrop, Move};
 use crate::traces::{check_seeds, compare_perft, compare_perft_midgame};
 
-const FILE: &str = "tests/games/minidrop.toml";
 const SEEDS: std::ops::Range<u64> = 0..80;
 
 fn minidrop() -> Game {
-    let path = format!("{}/{FILE}", env!("CARGO_MANIFEST_DIR"));
-    let source = spec::load(&path).unwrap_or_else(|d| panic!("{d}"));
-    compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}"))
+    common::test_game("minidrop")
 }
 
 #[test]

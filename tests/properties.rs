@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
-use rulebook::engine::game::{Game, normalize};
+use rulebook::engine::game::{Draw, Game, normalize};
 
 use crate::common::game;
 
@@ -1486,6 +1486,50 @@ fn drawn_plies_are_uniform_in_positions_of_every_shipped_game() {
     let g = game("morris", &[]);
     let s = &sample_positions(&g, 1, 80, 1, |texts| texts.iter().any(|t| t.contains('x')))[0];
     assert_uniform(&g, s, "morris, a mill");
+}
+
+#[test]
+fn drawn_plies_are_uniform_whatever_the_route_of_each_action() {
+    // Every way a draw may go (every ply listed; every action's candidates drawn; some
+    // actions' plies listed beside the others' candidates, each way round), in games of
+    // two-part, optional, repeated and fallback actions: Splut!'s optional levitation,
+    // Morris's removal, Amazons' shot, draughts' chain and its simple moves as a
+    // fallback, and draughts written with optional parts, whose capture `auto` lists.
+    // (game, parameters, take every nth position, most legal plies)
+    let games: [(&str, crate::common::Params, usize, usize); 5] = [
+        ("splut", &[], 7, 30),
+        ("morris", &[], 5, 30),
+        ("amazons", &[], 1, 40),
+        ("draughts", &[], 5, 20),
+        ("draughts_optional", &[], 3, 20),
+    ];
+    for (name, params, every, most) in games {
+        let g = match name {
+            "draughts_optional" => crate::common::test_game(name),
+            _ => game(name, params),
+        };
+        let n = g.actions.len();
+        let mut routes: Vec<(String, Game)> = Vec::new();
+        for draw in [Draw::List, Draw::Sample] {
+            let mut h = g.clone();
+            h.draw = draw;
+            routes.push((format!("{draw:?}"), h));
+        }
+        for parity in 0..2 {
+            let listed: Vec<bool> = (0..n).map(|a| a % 2 == parity).collect();
+            let mut h = g.clone();
+            h.list_actions(&listed);
+            routes.push((format!("listed {listed:?}"), h));
+        }
+        for (i, s) in sample_positions(&g, every, most, 2, |_| true)
+            .iter()
+            .enumerate()
+        {
+            for (route, h) in &routes {
+                assert_uniform(h, s, &format!("{name}, position {i}, {route}"));
+            }
+        }
+    }
 }
 
 #[test]

@@ -23,7 +23,7 @@ use toml::Spanned;
 
 use crate::engine::board::{self, Board, DIRECTION_SETS, DIRECTIONS, MAX_SIDE};
 use crate::engine::check_before::CheckBefore;
-use crate::engine::game::{Game, KindInfo, ParamValue, Per, VarInfo};
+use crate::engine::game::{Draw, Game, KindInfo, ParamValue, Per, VarInfo};
 use crate::engine::natives;
 use crate::engine::overlay::Overlay;
 use crate::engine::precheck::Precheck;
@@ -540,6 +540,8 @@ impl Compiler<'_> {
             initial,
             start_position: None,
             ran_away: OnceLock::new(),
+            draw: Draw::Auto,
+            routes: OnceLock::new(),
         };
         // The tree-walking reference keeps steps as the file writes them.
         sets::optimise(&mut game, self.closures);

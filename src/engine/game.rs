@@ -148,6 +148,24 @@ pub struct Game {
     /// The first action whose walk in some position ran past `program::MOST_STEPS`, its
     /// plies there cut short: see [`Game::runaway`].
     pub(crate) ran_away: OnceLock<u16>,
+    /// How random plies are drawn (`engine::draw`): the same plies with the same chances
+    /// whichever, at different costs.
+    pub draw: Draw,
+    /// The actions [`Draw::Auto`] lists (by index), measured at the first draw.
+    pub(crate) routes: OnceLock<Box<[bool]>>,
+}
+
+/// How a random ply is drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Draw {
+    /// Each action the way that costs it less, as measured at the first draw.
+    #[default]
+    Auto,
+    /// Candidates drawn and tried until one is legal, for every action but those whose
+    /// last part repeats (always listed).
+    Sample,
+    /// Every legal ply listed, and one picked.
+    List,
 }
 
 /// One legal decision: which action, the values it chose, which optional parts it skipped.

@@ -142,6 +142,27 @@ impl Game {
         };
         Walk::new(&mut journal, action, index, sink).part(&mut env, 0);
     }
+
+    /// The plies of action `index` alone, and the steps their walk took (each ply and
+    /// each of its values, each play of a repeated part): what listing them costs.
+    pub(crate) fn count_action(&self, scratch: &mut State, index: usize) -> (u64, u64) {
+        let action = &self.actions[index];
+        let mut journal = Journal::recording();
+        let mut locals = frame(action.frame);
+        let mut env = Env {
+            game: self,
+            me: scratch.to_move,
+            state: scratch,
+            locals: &mut locals,
+            count: false,
+            gather: false,
+        };
+        let mut count = Count(0);
+        let mut walk = Walk::new(&mut journal, action, index, &mut count);
+        walk.part(&mut env, 0);
+        let steps = walk.steps;
+        (count.0, steps)
+    }
 }
 
 /// A sink that also notes whether any ply was found (for the fallback actions).

@@ -6,6 +6,7 @@ pub mod cellset;
 pub mod chain;
 pub mod check_before;
 pub mod code;
+pub mod draw;
 pub mod effect;
 pub mod eval;
 pub mod game;

@@ -1,4 +1,5 @@
-//! Random plies without listing every legal ply: what random playouts need.
+//! Random plies without listing every legal ply: what random playouts need (asked for
+//! through `engine::draw`, which decides which actions are listed instead).
 //!
 //! A playout wants one ply drawn uniformly from the legal ones, and listing them all costs
 //! as much as trying every candidate. Instead, every action that may be played now gets a
@@ -56,8 +57,10 @@
 //! every one is refused, only the fallback actions can give a ply, and they are listed.
 //! Where parts follow the head, every legal ply is listed instead (the listing plays each
 //! head once for all its completions) and one drawn from the list. The result is exactly
-//! uniform either way, only the cost depends on luck. The buffers a draw needs are kept
-//! per thread and reused, so drawing allocates nothing once warm.
+//! uniform either way, only the cost depends on luck. An action the draw's [`Route`] marks
+//! listed is numbered by its plies, walked, as an action whose last part repeats always
+//! is: every candidate of its legal. The buffers a draw needs are kept per thread and
+//! reused, so drawing allocates nothing once warm.
 
 use std::cell::RefCell;
 
@@ -68,7 +71,7 @@ use super::board::CellId;
 use super::cellset::{self, WORDS};
 use super::chain::{Env, directions_args};
 use super::eval::{cells_into, domain, eval, steps, with_cells};
-use super::game::{Game, Ply, Probe};
+use super::game::{Game, Ply};
 use super::kept::{KeptHead, Reach};
 use super::natives::{Ctx, Elems, Mut};
 use super::overlay::{Moving, Overlay};
@@ -281,34 +284,6 @@ thread_local! {
     });
 }
 
-/// Asks whether the player to move can play by drawing their ply. A drawn candidate is
-/// left played on the position (the rules ask last, so nothing else changes it before
-/// [`Game::playout`] finishes that ply); a ply from a listing is kept to be played.
-struct Drawing<'r, R: ?Sized> {
-    rng: &'r mut R,
-    /// Whether a ply was drawn, and the ply when it was listed (not yet played): kept
-    /// apart, so that the commonest answer, a candidate kept as played, moves a flag and
-    /// not a whole [`Drawn`] (whose copy, read back in wide loads over the narrow write
-    /// of its tag, stalled).
-    drawn: bool,
-    listed: Option<Ply>,
-}
-
-impl<R: Rng + ?Sized> Probe for Drawing<'_, R> {
-    fn can_play(&mut self, game: &Game, state: &mut State) -> bool {
-        self.drawn = match game.draw(state, self.rng, Keep::Position) {
-            None => false,
-            // (A drawn candidate is left played: `Keep::Position` never writes it out.)
-            Some(Drawn::Kept | Drawn::Played(_)) => true,
-            Some(Drawn::Listed(ply)) => {
-                self.listed = Some(ply);
-                true
-            }
-        };
-        self.drawn
-    }
-}
-
 /// Why a candidate is no ply (small, so that a trial's `?` moves a byte, not a ply).
 #[derive(Clone, Copy)]
 enum Refused {
@@ -331,7 +306,7 @@ enum Tried {
 /// A drawn ply: still to be played, or (a kept candidate) already played but for what
 /// follows a ply (ends, turns); `Kept` when the draw was told not to write the ply out
 /// (a playout needs only the position).
-enum Drawn {
+pub(crate) enum Drawn {
     Played(Ply),
     Kept,
     Listed(Ply),
@@ -339,7 +314,7 @@ enum Drawn {
 
 /// What a draw does with the candidate it finds legal.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Keep {
+pub(crate) enum Keep {
     /// Takes it back, and hands the ply over.
     No,
     /// Leaves it played, and hands the ply over.
@@ -348,84 +323,62 @@ enum Keep {
     Position,
 }
 
+/// The way a draw goes.
+#[derive(Clone, Copy)]
+pub(crate) enum Route<'a> {
+    /// Every legal ply listed, and one picked.
+    List,
+    /// Candidates numbered and drawn; the actions `listed` marks (by index) are numbered
+    /// by their plies, listed (every candidate of theirs legal).
+    Sample { listed: &'a [bool] },
+}
+
+/// What numbering one action's candidates in one position gave: what a draw's route is
+/// chosen by ([`Game::candidates`]).
+pub(crate) struct Numbering {
+    pub action: u16,
+    /// Its candidates, and its head's (the combinations a listing walks first).
+    pub size: u64,
+    pub head: u64,
+}
+
 impl Game {
-    /// A legal ply drawn uniformly at random, or `None` when there is none (or the game is
-    /// over). Draws candidates before listing every ply, so it is much faster than
-    /// [`Game::legal_plies`] where a fair share of the candidates is legal. Candidates are
-    /// tried on `state` itself and taken back: it ends as it was, and nothing is copied.
-    pub fn random_ply<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R) -> Option<Ply> {
-        self.draw(state, rng, Keep::No)
-            .and_then(|drawn| match drawn {
-                Drawn::Played(ply) | Drawn::Listed(ply) => Some(ply),
-                Drawn::Kept => None,
-            })
+    /// Numbers the candidates of every action that may be played now, none of them
+    /// listed, into `out` (an action without a candidate is left out).
+    pub(crate) fn candidates(&self, state: &mut State, out: &mut Vec<Numbering>) {
+        out.clear();
+        SCRATCH.with_borrow_mut(|scratch| {
+            self.plan(state, &mut scratch.numbered, &mut scratch.journal, &[]);
+            out.extend(scratch.numbered.plans.iter().map(|p| Numbering {
+                action: p.action,
+                size: p.size,
+                head: p.head_count,
+            }));
+        });
     }
 
-    /// Draws a ply as [`Game::random_ply`] does and plays it: the same ply, with the same
-    /// chance, as `random_ply` followed by [`Game::play`], but a drawn candidate that is
-    /// legal is kept as it was tried instead of being taken back and played again.
-    /// Random playouts (`rulebook bench`, MCTS) play this way.
-    pub fn play_random<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R) -> Option<Ply> {
-        let me = state.to_move;
-        match self.draw(state, rng, Keep::Ply)? {
-            // (Not asked for: `Keep::Ply` writes the ply out.)
-            Drawn::Kept => None,
-            Drawn::Played(ply) => {
-                self.finish_ply(state, me);
-                Some(ply)
-            }
-            Drawn::Listed(ply) => {
-                self.play(state, &ply);
-                Some(ply)
-            }
-        }
-    }
-
-    /// Plays uniformly random legal plies until the game ends, no ply is left, or `limit`
-    /// plies were played; returns how many were played. The same games, with the same
-    /// chances, as [`Game::play_random`] in a loop, but whether the next player can play
-    /// is answered by drawing (and playing) that player's ply at once, which the next step
-    /// then finishes, rather than by a walk for the first legal ply and a draw after it.
-    pub fn playout<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R, limit: u32) -> u32 {
-        // The probe draws the next player's ply as it asks whether they can play; the
-        // next step plays on from it (or draws one itself when the probe was not asked).
-        let mut probe = Drawing {
-            rng,
-            drawn: false,
-            listed: None,
-        };
-        let mut plies = 0;
-        // A game whose plies ran past their bound draws from lists cut short: stop.
-        while plies < limit && state.outcome.is_none() && self.ran_away.get().is_none() {
-            let me = state.to_move;
-            if !probe.drawn && !probe.can_play(self, state) {
-                break;
-            }
-            probe.drawn = false;
-            if let Some(ply) = probe.listed.take() {
-                let action = &self.actions[ply.action as usize];
-                let mut locals = frame(action.frame);
-                self.replay(state, &ply, &mut locals, None);
-            }
-            plies += 1;
-            if plies == limit {
-                // Nothing may be left half played.
-                self.finish_ply(state, me);
-            } else {
-                self.finish_ply_with(state, me, &mut probe);
-            }
-        }
-        plies
-    }
-
-    /// A uniformly random legal ply: a drawn candidate (left played on `state`, and
-    /// written out or not, as `keep` says), or one from the full listing.
-    fn draw<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R, keep: Keep) -> Option<Drawn> {
+    /// A uniformly random legal ply, by the way `route` says: a drawn candidate (left
+    /// played on `state`, and written out or not, as `keep` says), or one from the full
+    /// listing.
+    pub(crate) fn draw<R: Rng + ?Sized>(
+        &self,
+        state: &mut State,
+        rng: &mut R,
+        keep: Keep,
+        route: Route,
+    ) -> Option<Drawn> {
         if state.outcome.is_some() {
             return None;
         }
+        let listed = match route {
+            Route::List => &[][..],
+            Route::Sample { listed } => listed,
+        };
         let drawn = SCRATCH.with_borrow_mut(|scratch| {
-            self.plan(state, &mut scratch.numbered, &mut scratch.journal);
+            if matches!(route, Route::List) {
+                return Found::Nothing;
+            }
+            self.plan(state, &mut scratch.numbered, &mut scratch.journal, listed);
             let total = scratch
                 .numbered
                 .plans
@@ -531,8 +484,9 @@ impl Game {
 
     /// Numbers the candidates of every action that may be played now (fallback actions
     /// aside) into `out`. Heads of several parts are listed by playing their first part on
-    /// `state` through `journal` and taking it back.
-    fn plan(&self, state: &mut State, out: &mut Numbered, journal: &mut Journal) {
+    /// `state` through `journal` and taking it back. The actions `listed` marks (by
+    /// index), and those whose last part repeats, are numbered by their plies, listed.
+    fn plan(&self, state: &mut State, out: &mut Numbered, journal: &mut Journal, listed: &[bool]) {
         out.plans.clear();
         out.factors.clear();
         out.entries.clear();
@@ -547,7 +501,7 @@ impl Game {
             if action.fallback || (action.phase.is_some() && action.phase != phase) {
                 continue;
             }
-            if action.shape.repeats {
+            if action.shape.repeats || listed.get(index) == Some(&true) {
                 let at = out.plies.len();
                 self.walk_action(state, index, &mut out.plies);
                 let len = out.plies.len() - at;

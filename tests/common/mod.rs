@@ -39,6 +39,14 @@ pub fn game(name: &str, params: &[(&str, &str)]) -> Game {
     compiled(&source, params)
 }
 
+/// Loads and compiles `tests/games/<name>.toml`, a game the tests keep (not one of the
+/// library's), without parameters.
+pub fn test_game(name: &str) -> Game {
+    let path = format!("{}/tests/games/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+    let source = spec::load(&path).unwrap_or_else(|d| panic!("{d}"));
+    compiled(&source, &[])
+}
+
 /// Compiles a game file's text (a shipped file edited by a test), named `path` in
 /// diagnostics, with `NAME=VALUE` parameters.
 pub fn game_from_text(path: &str, text: String, params: &[(&str, &str)]) -> Game {
