@@ -1,7 +1,8 @@
 //! Whole actions generated at random, on small boards: several parts, optional parts,
 //! a last part repeated (`repeat = "may"` or `"must"`) with several choices a play,
-//! `where`s between choices, `let`s in choices and in effects, checks, and names bound
-//! again from one play to the next and shadowed from one part to the next. The engine's
+//! `where`s between choices, `let`s in choices and in effects, checks, names bound
+//! again from one play to the next and shadowed from one part to the next, fallback
+//! actions, and phases that switch actions on and off. The engine's
 //! legal plies are compared with a plain enumeration written here from
 //! docs/game-format.md ("How a ply is generated and played", "Repeated parts"): the same
 //! texts, and every ply, played, gives the position the enumeration gives. Along the way
@@ -149,6 +150,11 @@ impl Part {
 #[derive(Clone, Debug)]
 struct Action {
     parts: Vec<Part>,
+    /// Tried only where no other action gives a ply.
+    fallback: bool,
+    /// The phase (an index into [`Spec::phases`]) the action exists in; every phase when
+    /// none.
+    phase: Option<usize>,
 }
 
 /// A generated game: the board, who stands where, the actions.
@@ -158,6 +164,8 @@ struct Spec {
     ranks: i64,
     /// The cells of each seat's pieces, by (file, rank).
     pieces: [Vec<(i64, i64)>; 2],
+    /// Each phase's `when` (named `ph0`, `ph1`, ...): the first that holds is the phase.
+    phases: Vec<E>,
     actions: Vec<Action>,
 }
 
@@ -259,10 +267,19 @@ impl Spec {
             );
         }
         t += "[vars.global]\nhops = 0\nmark = \"cell\"\n";
+        for (i, when) in self.phases.iter().enumerate() {
+            t += &format!("\n[[phases]]\nname = \"ph{i}\"\nwhen = '{}'\n", expr(when));
+        }
         for (i, action) in self.actions.iter().enumerate() {
             for (p, part) in action.parts.iter().enumerate() {
                 if p == 0 {
                     t += &format!("\n[[actions]]\nname = \"a{i}\"\n");
+                    if action.fallback {
+                        t += "fallback = true\n";
+                    }
+                    if let Some(phase) = action.phase {
+                        t += &format!("phase = \"ph{phase}\"\n");
+                    }
                 } else {
                     t += "\n[[actions.then]]\n";
                 }
@@ -662,7 +679,9 @@ impl Gen {
         }
     }
 
-    fn action(&mut self, i: usize) -> Action {
+    fn action(&mut self, i: usize, phases: usize) -> Action {
+        let fallback = self.chance(25);
+        let phase = (phases > 0 && self.chance(40)).then(|| self.pick(phases));
         let n = 1 + self.pick(3);
         let repeats = self.chance(75);
         let mut parts = Vec::new();
@@ -686,7 +705,11 @@ impl Gen {
             parts.push(part);
         }
         self.scope.truncate(depth);
-        Action { parts }
+        Action {
+            parts,
+            fallback,
+            phase,
+        }
     }
 
     fn spec(&mut self) -> Spec {
@@ -700,11 +723,16 @@ impl Gen {
                 seat.push(c);
             }
         }
-        let actions = (0..1 + self.pick(2)).map(|i| self.action(i)).collect();
+        // Phases read the position and the player to move, no name: the scope is empty.
+        let phases: Vec<E> = (0..self.pick(3)).map(|_| self.cond(2)).collect();
+        let actions = (0..1 + self.pick(3))
+            .map(|i| self.action(i, phases.len()))
+            .collect();
         Spec {
             files: self.files,
             ranks: self.ranks,
             pieces,
+            phases,
             actions,
         }
     }
@@ -1081,31 +1109,50 @@ fn types(action: &Action) -> Vec<(String, Ty)> {
     out
 }
 
-/// Every legal ply of the position, sorted by text, with the position it leaves (the
-/// fallback `pass` where no action gives one); None when there are too many to
-/// enumerate.
+/// Every legal ply of the position, sorted by text, with the position it leaves: the
+/// plies of the actions of the current phase (the first whose `when` holds) and of no
+/// phase, and only where they give none, those of the fallback actions and `pass`; None
+/// when there are too many to enumerate.
 fn reference(spec: &Spec, pos: &Pos, me: i64) -> Option<Vec<(String, Pos)>> {
+    let cx = Cx { spec, pos, me };
+    let phase = spec
+        .phases
+        .iter()
+        .position(|w| cx.eval(w, &Vec::new()) != 0);
     let mut all = Vec::new();
-    for action in &spec.actions {
-        let mut walk = Walk {
-            spec,
-            action,
-            me,
-            types: types(action),
-            base: 0,
-            out: Vec::new(),
-        };
-        walk.part(0, pos, &mut Vec::new(), "");
-        all.extend(walk.out);
-        if all.len() >= MOST_PLIES {
-            return None;
+    for fallback in [false, true] {
+        if !all.is_empty() {
+            break;
         }
-    }
-    if all.is_empty() {
-        all.push(("pass".to_string(), pos.clone()));
+        for action in &spec.actions {
+            if action.fallback != fallback || action.phase.is_some_and(|p| Some(p) != phase) {
+                continue;
+            }
+            all.extend(plies_of(spec, action, pos, me));
+            if all.len() >= MOST_PLIES {
+                return None;
+            }
+        }
+        if fallback {
+            all.push(("pass".to_string(), pos.clone()));
+        }
     }
     all.sort_by(|a, b| a.0.cmp(&b.0));
     Some(all)
+}
+
+/// The plies of one action, by the rules of the format.
+fn plies_of(spec: &Spec, action: &Action, pos: &Pos, me: i64) -> Vec<(String, Pos)> {
+    let mut walk = Walk {
+        spec,
+        action,
+        me,
+        types: types(action),
+        base: 0,
+        out: Vec::new(),
+    };
+    walk.part(0, pos, &mut Vec::new(), "");
+    walk.out
 }
 
 // --- the comparison ---
