@@ -10,7 +10,8 @@
 //! the same order (so the same draws, the same games: the playouts' fingerprints do not
 //! change).
 
-use super::natives::Ctx;
+use super::board::Board;
+use super::state::State;
 
 /// An intersection of sets the position keeps ([`super::state::State::cached_words`]),
 /// their complements and the mover's cells (or their complement), worked out from the
@@ -39,33 +40,33 @@ impl Kept {
         }
     }
 
-    /// The set on a board of one word (up to 64 cells).
+    /// The set on a board of one word (up to 64 cells), `me` moving.
     #[inline(always)]
-    pub fn word(&self, c: &Ctx) -> u64 {
-        let sets = c.state.cached_words();
-        let mut acc = c.game.board.all()[0];
+    pub fn word(&self, board: &Board, state: &State, me: u8) -> u64 {
+        let sets = state.cached_words();
+        let mut acc = board.all()[0];
         for &(i, flip) in self.terms.iter() {
             acc &= sets[i] ^ flip;
         }
         if let Some(flip) = self.mine {
-            acc &= sets[c.state.owned_number(c.me)] ^ flip;
+            acc &= sets[state.owned_number(me)] ^ flip;
         }
         acc
     }
 
     /// The set, into `out` (as many words as the position's sets).
     #[inline(always)]
-    pub fn words_into(&self, c: &Ctx, out: &mut [u64]) {
+    pub fn words_into(&self, board: &Board, state: &State, me: u8, out: &mut [u64]) {
         let w = out.len();
-        let sets = c.state.cached_words();
-        out.copy_from_slice(&c.game.board.all()[..w]);
+        let sets = state.cached_words();
+        out.copy_from_slice(&board.all()[..w]);
         for &(i, flip) in self.terms.iter() {
             for (x, s) in out.iter_mut().zip(&sets[i * w..(i + 1) * w]) {
                 *x &= s ^ flip;
             }
         }
         if let Some(flip) = self.mine {
-            for (x, s) in out.iter_mut().zip(c.state.owned(c.me)) {
+            for (x, s) in out.iter_mut().zip(state.owned(me)) {
                 *x &= s ^ flip;
             }
         }

@@ -18,6 +18,7 @@ pub mod overlay;
 pub mod piece;
 pub mod precheck;
 pub mod program;
+pub mod radix;
 pub mod sample;
 pub mod stack_test;
 pub mod stacks;

@@ -24,7 +24,7 @@ use super::cellset;
 use super::eval::{eval, with_cells};
 use super::natives::Ctx;
 use super::program::{Action, Choice, Domain, Node, OF_THE_PLY, OneMove, Part, Repeat, SetExpr};
-use super::sample::digit;
+use super::radix::digit;
 use super::state::EMPTY_TOP;
 
 /// Natives that read nothing a move can change, besides those of [`OF_THE_PLY`]: who is

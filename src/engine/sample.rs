@@ -80,6 +80,7 @@ use super::program::{
     Action, Choice, Domain, FRAME_INLINE, Most, Node, PairShape, Part, Repeat, SetBound, TailShape,
     frame, frame_len,
 };
+use super::radix::digit;
 use super::state::{Journal, State};
 
 /// At most this many combinations are listed for a head; past that the head is the first
@@ -885,20 +886,6 @@ impl Game {
     }
 }
 
-/// The next digit of a candidate's number `value` in mixed radix, for a choice of `n`
-/// slots, taken off `value`. The last choice takes what is left (below its count)
-/// without a division, the slowest instruction of a trial.
-#[inline(always)]
-pub(super) fn digit(value: &mut u64, n: u64, last: bool) -> u64 {
-    if last {
-        std::mem::take(value)
-    } else {
-        let k = *value % n;
-        *value /= n;
-        k
-    }
-}
-
 /// A later part's candidates for one head combination: its slots (the product of its
 /// factors' counts) and, with "skipped" for an optional part, its values in all.
 fn part_values(part: &Part, factors: &[Factor]) -> (u64, u64) {
@@ -1102,11 +1089,13 @@ impl Pair<'_> {
         let c = &self.c;
         let (mut pieces, mut target) = ([0u64; W], [0u64; W]);
         if W == 1 {
-            pieces[0] = head.pieces.word(c);
-            target[0] = head.target.word(c);
+            pieces[0] = head.pieces.word(&c.game.board, c.state, c.me);
+            target[0] = head.target.word(&c.game.board, c.state, c.me);
         } else {
-            head.pieces.words_into(c, &mut pieces[..w]);
-            head.target.words_into(c, &mut target[..w]);
+            head.pieces
+                .words_into(&c.game.board, c.state, c.me, &mut pieces[..w]);
+            head.target
+                .words_into(&c.game.board, c.state, c.me, &mut target[..w]);
         }
         let board = &c.game.board;
         let mark = out.mark();
