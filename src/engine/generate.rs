@@ -127,8 +127,15 @@ impl Game {
     }
 
     /// Feeds the plies of action `index` alone to `sink` (whatever the phase; fallback or
-    /// not), trying them on `scratch` and taking them back.
-    pub(crate) fn walk_action<S: Sink>(&self, scratch: &mut State, index: usize, sink: &mut S) {
+    /// not), trying them on `scratch` and taking them back. Returns the steps the walk
+    /// took (each ply and each of its values, each play of a repeated part): what
+    /// listing them costs.
+    pub(crate) fn walk_action<S: Sink>(
+        &self,
+        scratch: &mut State,
+        index: usize,
+        sink: &mut S,
+    ) -> u64 {
         let action = &self.actions[index];
         let mut journal = Journal::recording();
         let mut locals = frame(action.frame);
@@ -140,27 +147,15 @@ impl Game {
             count: false,
             gather: false,
         };
-        Walk::new(&mut journal, action, index, sink).part(&mut env, 0);
+        let mut walk = Walk::new(&mut journal, action, index, sink);
+        walk.part(&mut env, 0);
+        walk.steps
     }
 
-    /// The plies of action `index` alone, and the steps their walk took (each ply and
-    /// each of its values, each play of a repeated part): what listing them costs.
+    /// The plies of action `index` alone, and the steps their walk took.
     pub(crate) fn count_action(&self, scratch: &mut State, index: usize) -> (u64, u64) {
-        let action = &self.actions[index];
-        let mut journal = Journal::recording();
-        let mut locals = frame(action.frame);
-        let mut env = Env {
-            game: self,
-            me: scratch.to_move,
-            state: scratch,
-            locals: &mut locals,
-            count: false,
-            gather: false,
-        };
         let mut count = Count(0);
-        let mut walk = Walk::new(&mut journal, action, index, &mut count);
-        walk.part(&mut env, 0);
-        let steps = walk.steps;
+        let steps = self.walk_action(scratch, index, &mut count);
         (count.0, steps)
     }
 }
