@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 use std::cell::RefCell;
-use std::io::{self, BufRead, IsTerminal, Write};
+use std::io::{self, BufRead, IsTerminal, Read, Write};
 use std::rc::Rc;
 
 use rustyline::completion::{Completer, FilenameCompleter, Pair};
@@ -45,7 +45,7 @@ pub enum Input {
     /// terminal the line editor cannot drive (`TERM=dumb`), where the prompt is printed
     /// and Ctrl-C, a signal there, comes back as [`Line::Interrupted`] as on a pipe.
     Lines {
-        stdin: io::StdinLock<'static>,
+        stdin: Stdin,
         count: usize,
         person: bool,
     },
@@ -84,7 +84,7 @@ impl Input {
             return Input::Terminal(Box::new(editor));
         }
         Input::Lines {
-            stdin: io::stdin().lock(),
+            stdin: Stdin::default(),
             count: 0,
             person,
         }
@@ -171,6 +171,70 @@ impl Input {
             }
         }
     }
+}
+
+/// Standard input through a buffer of its own, so that the reader knows when it is empty:
+/// only then does it wait for more ([`interrupt::wait_readable`]), a wait that a Ctrl-C
+/// press ends whenever it came, even just before the wait began.
+pub struct Stdin {
+    buf: Box<[u8]>,
+    pos: usize,
+    filled: usize,
+}
+
+impl Default for Stdin {
+    fn default() -> Stdin {
+        Stdin {
+            buf: vec![0; 8192].into_boxed_slice(),
+            pos: 0,
+            filled: 0,
+        }
+    }
+}
+
+impl Read for Stdin {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = {
+            let buf = self.fill_buf()?;
+            let n = buf.len().min(out.len());
+            out[..n].copy_from_slice(&buf[..n]);
+            n
+        };
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Stdin {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos == self.filled {
+            self.filled = read_stdin(&mut self.buf)?;
+            self.pos = 0;
+        }
+        Ok(&self.buf[self.pos..self.filled])
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.filled);
+    }
+}
+
+/// One read of standard input's descriptor, once it has input or a press ends the wait.
+/// The descriptor is read directly: bytes kept in the standard library's own buffer would
+/// be input the wait cannot see.
+#[cfg(unix)]
+fn read_stdin(buf: &mut [u8]) -> io::Result<usize> {
+    use std::os::fd::{AsRawFd, FromRawFd};
+    let fd = io::stdin().as_raw_fd();
+    interrupt::wait_readable(fd)?;
+    // SAFETY: descriptor 0 stays open for the whole process; `ManuallyDrop` never closes it.
+    let mut file = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(fd) });
+    file.read(buf)
+}
+
+#[cfg(not(unix))]
+fn read_stdin(buf: &mut [u8]) -> io::Result<usize> {
+    io::stdin().read(buf)
 }
 
 /// A line as read, before it is decoded.

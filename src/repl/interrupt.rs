@@ -8,10 +8,13 @@
 //! ([`just_stopped`]). Three presses while the program stays busy (not reading) leave it,
 //! and then the game is saved first ([`rescue`]).
 //!
-//! The handler only touches atomics; a watcher thread does what a handler may not (write
-//! a file, print).
+//! The handler only touches atomics and writes a byte to a pipe ([`wait_readable`] wakes
+//! on it, so a press that comes just before a read begins is not lost); a watcher thread
+//! does what a handler may not (write a file, print).
 
 use std::sync::Mutex;
+#[cfg(unix)]
+use std::sync::atomic::AtomicI32;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -36,6 +39,19 @@ static READING: AtomicBool = AtomicBool::new(false);
 /// How many reads have started: busy presses with a read between them are not a program
 /// that stays busy.
 static READS: AtomicUsize = AtomicUsize::new(0);
+
+/// The pipe a press writes a byte to (read end, write end; -1 before [`install`]): a
+/// reader that polls it with its input wakes on a press whenever it came, where a read
+/// interrupted by the signal misses the press that comes after its check and before the
+/// read blocks.
+#[cfg(unix)]
+static WAKE: [AtomicI32; 2] = [AtomicI32::new(-1), AtomicI32::new(-1)];
+
+/// Set when the handler has written to [`WAKE`] and the reader has not drained it: the
+/// pipe holds at most one byte, so the handler's write never fails (nor changes `errno`
+/// under the call it interrupted).
+#[cfg(unix)]
+static WOKEN: AtomicBool = AtomicBool::new(false);
 
 /// When Ctrl-C last stopped a bot: a press soon after is part of that one
 /// ([`GRACE`]).
@@ -65,10 +81,11 @@ pub fn stop_flag() -> &'static AtomicBool {
 
 /// Routes Ctrl-C (SIGINT) through [`on_interrupt`] for the rest of the process, and
 /// starts the watcher. A read blocked on a pipe is interrupted by it (no `SA_RESTART`), so
-/// the reader sees the press.
+/// the reader sees the press; one that waits in [`wait_readable`] sees it whenever it came.
 pub fn install() {
     #[cfg(unix)]
     {
+        open_wake();
         // SAFETY: `sigaction` is given a zeroed, then filled, struct that lives through the
         // call; the handler only touches atomics, which is async-signal-safe.
         unsafe {
@@ -83,6 +100,20 @@ pub fn install() {
     std::thread::spawn(watch);
 }
 
+/// Opens the [`WAKE`] pipe (once; without it a read is woken by the signal alone).
+#[cfg(unix)]
+fn open_wake() {
+    if WAKE[0].load(Ordering::SeqCst) >= 0 {
+        return;
+    }
+    let mut fds = [-1; 2];
+    // SAFETY: `pipe2` writes two descriptors into the array it is given.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_NONBLOCK | libc::O_CLOEXEC) } == 0 {
+        WAKE[0].store(fds[0], Ordering::SeqCst);
+        WAKE[1].store(fds[1], Ordering::SeqCst);
+    }
+}
+
 #[cfg(unix)]
 extern "C" fn on_interrupt(_: libc::c_int) {
     if THINKING.load(Ordering::SeqCst) {
@@ -91,6 +122,54 @@ extern "C" fn on_interrupt(_: libc::c_int) {
         PRESSES.fetch_add(1, Ordering::SeqCst);
         if !READING.load(Ordering::SeqCst) {
             BUSY.fetch_add(1, Ordering::SeqCst);
+        }
+        let wake = WAKE[1].load(Ordering::SeqCst);
+        if wake >= 0 && !WOKEN.swap(true, Ordering::SeqCst) {
+            // SAFETY: `write` is async-signal-safe; the byte lives through the call.
+            unsafe { libc::write(wake, [1u8].as_ptr().cast(), 1) };
+        }
+    }
+}
+
+/// Waits until the descriptor `fd` has input (or its end), or a Ctrl-C press is pending:
+/// then `Err(Interrupted)`, and [`take_press`] takes the press. Without the pipe of
+/// [`install`] it returns at once and the read that follows is interrupted as it may be.
+#[cfg(unix)]
+pub fn wait_readable(fd: std::os::fd::RawFd) -> std::io::Result<()> {
+    let wake = WAKE[0].load(Ordering::SeqCst);
+    if wake < 0 {
+        return Ok(());
+    }
+    loop {
+        // Drained before the presses are looked at: a press after the look writes anew.
+        WOKEN.store(false, Ordering::SeqCst);
+        let mut sink = [0u8; 64];
+        // SAFETY: reads into a buffer of the length given; the pipe does not block.
+        while unsafe { libc::read(wake, sink.as_mut_ptr().cast(), sink.len()) } > 0 {}
+        if PRESSES.load(Ordering::SeqCst) > 0 {
+            return Err(std::io::ErrorKind::Interrupted.into());
+        }
+        let mut fds = [
+            libc::pollfd {
+                fd,
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: wake,
+                events: libc::POLLIN,
+                revents: 0,
+            },
+        ];
+        // SAFETY: polls the two entries of the array it is given, with no time limit.
+        let ready = unsafe { libc::poll(fds.as_mut_ptr(), 2, -1) };
+        if ready < 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(e);
+            }
+        } else if fds[0].revents != 0 {
+            return Ok(());
         }
     }
 }
@@ -233,5 +312,51 @@ impl Drop for Thinking {
         {
             *at = Some(Instant::now());
         }
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+
+    /// A pipe standing for standard input, on which nothing ever comes.
+    fn silent_input() -> (i32, i32) {
+        let mut fds = [-1; 2];
+        // SAFETY: `pipe` writes two descriptors into the array it is given.
+        assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+        (fds[0], fds[1])
+    }
+
+    /// Waits on `input` in a thread of its own: what the wait gave, or `None` if it was
+    /// still waiting after `press` ran and ten seconds more.
+    fn wait_through(input: i32, press: impl FnOnce()) -> Option<std::io::ErrorKind> {
+        let (done, finished) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = done.send(wait_readable(input).map_err(|e| e.kind()));
+        });
+        press();
+        let woke = finished.recv_timeout(Duration::from_secs(10)).ok()?;
+        Some(woke.err().unwrap_or(std::io::ErrorKind::Other))
+    }
+
+    #[test]
+    fn a_press_ends_a_wait_whether_it_came_before_it_or_in_another_thread() {
+        open_wake();
+        let (input, _writer) = silent_input();
+        // Before the wait: no read would ever see it, as no signal comes during the read.
+        on_interrupt(libc::SIGINT);
+        let before = wait_through(input, || ());
+        assert_eq!(before, Some(std::io::ErrorKind::Interrupted));
+        assert!(take_press());
+        // During the wait, handled by another thread: the waiting one gets no signal, so
+        // only the pipe wakes it.
+        let during = wait_through(input, || {
+            std::thread::sleep(Duration::from_millis(50));
+            on_interrupt(libc::SIGINT);
+        });
+        assert_eq!(during, Some(std::io::ErrorKind::Interrupted));
+        assert!(take_press());
+        assert!(!take_press());
     }
 }
