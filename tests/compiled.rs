@@ -150,7 +150,7 @@ fn checks_on_groups_after_a_move_are_decided_before_it_where_they_can_be() {
     let decided = |g: &Game| -> Vec<(String, bool)> {
         let actions = g.actions.iter();
         actions
-            .map(|a| (a.name.clone(), a.parts[0].before.is_some()))
+            .map(|a| (a.name.clone(), a.compiled[0].before.is_some()))
             .collect()
     };
     let expect = |flags: [bool; 5]| -> Vec<(String, bool)> {
@@ -163,7 +163,7 @@ fn checks_on_groups_after_a_move_are_decided_before_it_where_they_can_be() {
         expect([false, false, false, false, false])
     );
     let (bounce, _) = both("games/bounce.toml", &[]);
-    assert!(bounce.actions[0].parts[0].before.is_some());
+    assert!(bounce.actions[0].compiled[0].before.is_some());
 }
 
 #[test]

@@ -1145,11 +1145,11 @@ fn a_check_decided_before_the_move_is_the_check_after_it_on_boards_of_many_words
         games.push((format!("group moves {params:?}"), g));
     }
     for (what, g) in games {
-        let decided = g.actions.iter().any(|a| a.parts[0].before.is_some());
+        let decided = g.actions.iter().any(|a| a.compiled[0].before.is_some());
         assert!(decided, "{what}: no check decided before its move");
         let mut general = g.clone();
         for action in &mut general.actions {
-            for part in &mut action.parts {
+            for part in &mut action.compiled {
                 part.before = None;
             }
         }

@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use super::*;
 use crate::engine::chain::Chain;
-use crate::engine::effect::Effect;
 use crate::engine::program::MOST_STEPS;
 
 impl Compiler<'_> {
@@ -120,6 +119,7 @@ impl Compiler<'_> {
             overlay: None,
             kept_head: None,
             head: Arc::new(Chain::new(&[], 0, false, false)),
+            compiled: Vec::new(),
             runaway: Arc::new(runaway),
         })
     }
@@ -216,10 +216,7 @@ impl Compiler<'_> {
             notation,
             optional,
             repeat: Repeat::Once,
-            chain: Arc::new(Chain::new(&[], 0, false, false)),
             ins: Box::new([]),
-            play: Arc::new(Effect::new(&[], false)),
-            before: None,
         })
     }
 

@@ -6,6 +6,7 @@
 
 mod actions;
 mod check;
+mod closures;
 mod constant;
 mod functions;
 mod grid;
@@ -21,6 +22,7 @@ use std::sync::OnceLock;
 use smallvec::SmallVec;
 use toml::Spanned;
 
+use crate::engine::action::{Action, PartCode};
 use crate::engine::board::{self, Board, DIRECTION_SETS, DIRECTIONS, MAX_SIDE};
 use crate::engine::check_before::CheckBefore;
 use crate::engine::game::{Draw, Game, KindInfo, ParamValue, Per, VarInfo};
@@ -28,9 +30,10 @@ use crate::engine::natives;
 use crate::engine::overlay::Overlay;
 use crate::engine::precheck::Precheck;
 use crate::engine::program::{
-    Action, Choice, EndResult, EndRule, HeadShape, Node, NotationCase, NotationPiece, Part, Phase,
-    Repeat, Standalone, Stuck,
+    Choice, EndResult, EndRule, Node, NotationCase, NotationPiece, Part, Phase, Repeat, Standalone,
+    Stuck,
 };
+use crate::engine::shape::HeadShape;
 use crate::engine::state::{NEUTRAL, NONE, Piece, State};
 use crate::lang::ast::{Binding, Expr, Name, Span};
 use crate::lang::parser;
@@ -546,22 +549,26 @@ impl Compiler<'_> {
         // The tree-walking reference keeps steps as the file writes them.
         sets::optimise(&mut game, self.closures);
         let shapes: Vec<HeadShape> = (game.actions.iter())
-            .map(|action| HeadShape::of(action, |d| game.fixed_slots(d)))
+            .map(|action| HeadShape::of(&action.parts, |d| game.fixed_slots(d)))
             .collect();
         let heights = game.initial.of_height(0).is_some();
         for (action, shape) in game.actions.iter_mut().zip(shapes) {
             action.shape = shape;
-            action.precheck = Precheck::of(action);
-            action.overlay = Overlay::of(action, action.tail_bound(2), heights);
+            action.precheck = Precheck::of(&action.parts);
+            action.overlay = Overlay::of(&action.parts, action.tail_bound(2), heights);
             // The tree-walking reference asks every check after its move, as written.
-            if self.closures {
-                for part in &mut action.parts {
-                    part.before = CheckBefore::of(part, &mut action.frame);
-                }
-            }
+            let frame = &mut action.frame;
+            action.compiled = (action.parts.iter())
+                .map(|part| PartCode {
+                    before: (self.closures)
+                        .then(|| CheckBefore::of(part, frame))
+                        .flatten(),
+                    ..PartCode::default()
+                })
+                .collect();
         }
         if self.closures {
-            crate::engine::code::compile_game(&mut game);
+            closures::compile_game(&mut game);
         }
         for action in &mut game.actions {
             action.compile_chains(self.closures);

@@ -16,10 +16,8 @@
 
 use crate::engine::board::{Board, ORTHOGONAL};
 use crate::engine::game::Game;
-use crate::engine::natives;
-use crate::engine::program::{
-    Aggregate, Choice, Domain, Edits, Node, Op, Repeat, SetBound, SetExpr,
-};
+use crate::engine::natives::{self, Edits};
+use crate::engine::program::{Aggregate, Choice, Domain, Node, Op, Repeat, SetBound, SetExpr};
 use crate::engine::stack_test::{MAX_TESTS, StackTests};
 use crate::lang::ast::{AggOp, BinOp, balanced};
 

@@ -15,16 +15,15 @@ use std::fmt;
 use super::board::CellId;
 use super::cellset::{self, WORDS};
 use super::eval::{cells_into, domain, eval, steps};
-use super::game::Game;
-use super::natives::{Ctx, Elems, Mut};
-use super::program::{Choice, Domain, Node, Part};
-use super::state::{Journal, NONE, State};
+use super::natives::{Ctx, Elems, Setting};
+use super::program::{Choice, Domain, Node, directions_args};
+use super::state::{NONE, State};
 
 /// What a chain walks with: the game, the position (which the continuation may change
 /// and must give back as it was), the player to move and the frame of names.
 pub struct Env<'a> {
-    /// The game whose choices these are.
-    pub game: &'a Game,
+    /// The setting of the game whose choices these are.
+    pub setting: Setting<'a>,
     /// The position, given back as it was by every continuation.
     pub state: &'a mut State,
     /// The player to move.
@@ -38,21 +37,6 @@ pub struct Env<'a> {
     /// is handed to the continuation as the cells that pass its filter, all tested
     /// before the continuation changes the position, instead of walked one by one.
     pub gather: bool,
-}
-
-impl Env<'_> {
-    /// Plays a part's effect through `journal` and says whether its check holds (see
-    /// [`Part::play_and_check`]: a refused part may have played nothing, and is taken
-    /// back to a mark of the journal either way).
-    pub fn play(&mut self, part: &Part, journal: &mut Journal) -> bool {
-        let mut m = Mut {
-            game: self.game,
-            state: self.state,
-            journal,
-            me: self.me,
-        };
-        part.play_and_check(&mut m, self.locals)
-    }
 }
 
 /// What a chain calls at the end of its choices: with the set of the last choice when
@@ -80,7 +64,7 @@ impl fmt::Debug for Chain {
 macro_rules! ctx {
     ($env:expr) => {
         Ctx {
-            game: $env.game,
+            setting: $env.setting,
             state: $env.state,
             me: $env.me,
         }
@@ -220,7 +204,7 @@ fn link(choice: &Choice, countable: bool, last: bool, special: bool, next: Link)
                 if cell < 0 {
                     return true;
                 }
-                let mask = u64::from(env.game.board.link_dirs(cell as CellId) & dirs);
+                let mask = u64::from(env.setting.board.link_dirs(cell as CellId) & dirs);
                 cellset::members(&[mask])
                     .all(|d| take(env, k, slot, filter.as_ref(), &next, d as i64))
             })
@@ -268,7 +252,7 @@ fn link(choice: &Choice, countable: bool, last: bool, special: bool, next: Link)
                 env.locals[slot] = if x < 0 || !(0..8).contains(&d) {
                     NONE
                 } else {
-                    env.game
+                    env.setting
                         .board
                         .step(x as CellId, d as usize)
                         .map_or(NONE, i64::from)
@@ -314,17 +298,6 @@ fn step_of_locals(node: &Node) -> Option<(usize, usize)> {
 fn local(node: &Node) -> Option<usize> {
     match node {
         Node::Local(i) => Some(*i as usize),
-        _ => None,
-    }
-}
-
-/// The arguments of `directions(cell)` or `directions(cell, D)` when the cell is a name
-/// and `D` a constant: the cell's slot and the direction set (every direction without
-/// one).
-pub(super) fn directions_args(args: &[Node]) -> Option<(usize, u8)> {
-    match args {
-        [cell] => Some((local(cell)?, 0xff)),
-        [cell, Node::Const(dirs)] => Some((local(cell)?, *dirs as u8)),
         _ => None,
     }
 }

@@ -18,87 +18,38 @@
 //! groups, `adjacent` with a direction set that varies, heights that vary). A test plays
 //! every game of the library both ways and compares (`tests/compiled.rs`).
 
-use std::fmt;
 use std::sync::Arc;
 
 use crate::lang::ast::{AggOp, BinOp};
 
 use super::board::{Board, CellId};
-use super::chain::directions_args;
-use super::eval::{self, count_kind, empty_of, height_of, owner_of, top_of};
-use super::game::Game;
+use super::eval;
 use super::hooks::groups;
 use super::kept::{Kept, KeptHead, Reach, flip};
-use super::natives::Ctx;
-use super::program::{Action, Aggregate, Choice, Domain, EndResult, Node, Op, SetExpr};
+use super::natives::{Ctx, count_kind, empty_of, height_of, owner_of, top_of};
+use super::program::{
+    Aggregate, Cells, Choice, Code, Domain, MakeCells, Node, Op, Part, Scalar, SetCode, SetExpr,
+    directions_args,
+};
+use super::shape::PairShape;
 use super::state::{NEUTRAL, NONE, State};
 
-/// A scalar expression as a closure: the context and the local slots in, the value out.
-pub type Scalar = Box<dyn Fn(&Ctx, &mut [i64]) -> i64 + Send + Sync>;
-
-/// A set of cells as a closure, for a board whose sets have `W` words.
-pub type Cells<const W: usize> = Box<dyn Fn(&Ctx, &mut [i64]) -> [u64; W] + Send + Sync>;
-
-/// A compiled scalar expression: the expression and its closure.
-pub struct Code {
-    pub node: Node,
-    pub run: Scalar,
+/// Builds a set's closure for a board of `W` words ([`MakeCells`]).
+struct SetMaker<'s, 'k> {
+    set: &'s SetExpr,
+    k: &'s Kit<'k>,
 }
 
-impl fmt::Debug for Code {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Code({:?})", self.node)
+impl MakeCells for SetMaker<'_, '_> {
+    fn make<const W: usize>(&self) -> Cells<W> {
+        cells::<W>(self.set, self.k)
     }
 }
 
-/// A compiled set of cells: the set and its closure for the board's size.
-pub struct SetCode {
-    pub set: SetExpr,
-    run: Sized,
+/// A set compiled for the board's number of words.
+fn set_code(set: &SetExpr, k: &Kit) -> SetCode {
+    SetCode::new(set.clone(), k.words, &SetMaker { set, k })
 }
-
-impl fmt::Debug for SetCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "SetCode({:?})", self.set)
-    }
-}
-
-macro_rules! sized {
-    ($($variant:ident $w:literal)*) => {
-        /// A set's closure for the board's number of words (boards of up to 704 cells).
-        enum Sized {
-            $($variant(Cells<$w>),)*
-        }
-
-        impl SetCode {
-            fn new(set: &SetExpr, k: &Kit) -> SetCode {
-                let run = match k.words {
-                    $($w => Sized::$variant(cells::<$w>(set, k)),)*
-                    w => unreachable!("a board of {w} words"),
-                };
-                SetCode { set: set.clone(), run }
-            }
-
-            /// Works the set out and hands it to `f` (with the local slots back).
-            #[inline]
-            pub fn with<R>(
-                &self,
-                c: &Ctx,
-                locals: &mut [i64],
-                f: impl FnOnce(&[u64], &mut [i64]) -> R,
-            ) -> R {
-                match &self.run {
-                    $(Sized::$variant(run) => {
-                        let s = run(c, locals);
-                        f(&s, locals)
-                    })*
-                }
-            }
-        }
-    };
-}
-
-sized!(W1 1 W2 2 W3 3 W4 4 W5 5 W6 6 W7 7 W8 8 W9 9 W10 10 W11 11);
 
 /// A set's terms, as a conjunction's (each with whether its complement is meant).
 fn terms(set: &SetExpr) -> Vec<(bool, &SetExpr)> {
@@ -128,8 +79,9 @@ macro_rules! by_words {
     };
 }
 
-/// What compiling needs to know of the game: constant masks and sizes.
-struct Kit<'g> {
+/// What compiling needs to know of the game: constant masks and sizes. The pass that
+/// compiles a whole game (`compile::closures`) hands it each expression.
+pub struct Kit<'g> {
     board: &'g Board,
     /// The game's first position: every position keeps its sets in the same order.
     layout: &'g State,
@@ -145,84 +97,18 @@ enum Numbered {
     Mine,
 }
 
-/// Compiles every expression the game evaluates, in place. Called once, after the
-/// optimiser, by `compile::compile`.
-pub fn compile_game(game: &mut Game) {
-    let board = game.board.clone();
-    let layout = game.initial.clone();
-    let k = Kit {
-        board: &board,
-        layout: &layout,
-        kinds: game.kinds.len(),
-        words: board.all().len(),
-    };
-    for action in &mut game.actions {
-        action.kept_head = k.kept_head(action);
-        if let Some(overlay) = &mut action.overlay {
-            overlay.sets_mut().for_each(|set| k.wrap_set(set));
-            overlay.nodes_mut().for_each(|node| k.wrap(node));
-        }
-        for part in &mut action.parts {
-            for choice in &mut part.choices {
-                match choice {
-                    Choice::In {
-                        domain,
-                        filter,
-                        bound,
-                        ..
-                    } => {
-                        k.domain(domain);
-                        if let Some(f) = filter {
-                            k.wrap(f);
-                        }
-                        for set in [&mut bound.fixed, &mut bound.within].into_iter().flatten() {
-                            k.wrap_set(set);
-                        }
-                    }
-                    Choice::Let(_, node) | Choice::Where(node) => k.wrap(node),
-                }
-            }
-            k.ops(&mut part.effect);
-            if let Some(check) = &mut part.check {
-                k.wrap(check);
-            }
-            if let Some(before) = &mut part.before {
-                before.nodes_mut().for_each(|node| k.wrap(node));
-            }
-            for case in &mut part.notation {
-                if let Some(when) = &mut case.when {
-                    k.wrap(when);
-                }
-            }
+impl<'g> Kit<'g> {
+    /// The kit for a game on `board` whose first position is `layout` (every position
+    /// keeps its sets in the same order), with `kinds` kinds of piece.
+    pub fn new(board: &'g Board, layout: &'g State, kinds: usize) -> Kit<'g> {
+        Kit {
+            board,
+            layout,
+            kinds,
+            words: board.all().len(),
         }
     }
-    for end in game.ends.iter_mut().chain(&mut game.stuck_rules) {
-        k.wrap(&mut end.when);
-        if let EndResult::Winner(n) | EndResult::Loser(n) = &mut end.result {
-            k.wrap(n);
-        }
-    }
-    for phase in &mut game.phases {
-        k.wrap(&mut phase.when.node);
-    }
-    k.wrap(&mut game.plies_per_turn.node);
-    for standalone in [&mut game.eval, &mut game.shown_height]
-        .into_iter()
-        .flatten()
-    {
-        k.wrap(&mut standalone.node);
-    }
-    if let Some(score) = &mut game.score {
-        // A sorted list is read by `eval_list` through its shape: its parts are compiled,
-        // not the list itself.
-        match &mut score.node {
-            Node::Agg(agg) => **agg = k.aggregate(agg),
-            node => k.wrap(node),
-        }
-    }
-}
 
-impl Kit<'_> {
     /// Whether the position keeps a set of cells as it is, and which.
     fn numbered(&self, set: &SetExpr) -> Option<Numbered> {
         let state = self.layout;
@@ -274,9 +160,7 @@ impl Kit<'_> {
     /// `action`'s head as kept sets, where it is a pair head whose pieces are kept sets
     /// and whose last choice is a step from the piece or its neighbours within kept sets,
     /// or its link directions (see `engine::kept`).
-    fn kept_head(&self, action: &Action) -> Option<KeptHead> {
-        let shape = action.shape.pair?;
-        let part = action.parts.first()?;
+    pub fn kept_head(&self, shape: PairShape, part: &Part) -> Option<KeptHead> {
         let Choice::In {
             slot,
             domain: Domain::Cells(pieces),
@@ -333,7 +217,7 @@ impl Kit<'_> {
 
     /// Replaces an expression by its compiled form (names and constants, which `eval`
     /// reads at once, stay as they are).
-    fn wrap(&self, node: &mut Node) {
+    pub fn wrap(&self, node: &mut Node) {
         if matches!(
             node,
             Node::Const(_) | Node::Local(_) | Node::Me | Node::Var(_) | Node::Code(_)
@@ -348,13 +232,13 @@ impl Kit<'_> {
         }));
     }
 
-    fn wrap_set(&self, set: &mut SetExpr) {
+    pub fn wrap_set(&self, set: &mut SetExpr) {
         if !matches!(set, SetExpr::Code(_)) {
-            *set = SetExpr::Code(Arc::new(SetCode::new(set, self)));
+            *set = SetExpr::Code(Arc::new(set_code(set, self)));
         }
     }
 
-    fn domain(&self, d: &mut Domain) {
+    pub fn domain(&self, d: &mut Domain) {
         match d {
             Domain::Cells(set) => self.wrap_set(set),
             Domain::Steps { cell, dirs, target } => {
@@ -370,7 +254,7 @@ impl Kit<'_> {
         }
     }
 
-    fn ops(&self, ops: &mut [Op]) {
+    pub fn ops(&self, ops: &mut [Op]) {
         for op in ops {
             match op {
                 Op::If(cond, t, f) => {
@@ -406,7 +290,7 @@ impl Kit<'_> {
 
     /// An aggregate with its collection, filter and body compiled; a body that is a
     /// height (which `eval::aggregate` reads through its shape) is left as it is.
-    fn aggregate(&self, agg: &Aggregate) -> Aggregate {
+    pub fn aggregate(&self, agg: &Aggregate) -> Aggregate {
         let mut agg = agg.clone();
         self.domain(&mut agg.domain);
         if let Some(f) = &mut agg.filter {
@@ -460,11 +344,11 @@ impl Kit<'_> {
             Node::Height(x) => self.on_cell(x, height_of),
             Node::Empty(x) => self.on_cell(x, empty_of),
             Node::File(x) => self.on_cell(x, |c, x| match x {
-                x if x >= 0 => c.game.board.coords[x as usize].0 as i64,
+                x if x >= 0 => c.setting.board.coords[x as usize].0 as i64,
                 _ => 0,
             }),
             Node::Rank(x) => self.on_cell(x, |c, x| match x {
-                x if x >= 0 => c.game.board.coords[x as usize].1 as i64,
+                x if x >= 0 => c.setting.board.coords[x as usize].1 as i64,
                 _ => 0,
             }),
             Node::Count(x, k) => {
@@ -868,11 +752,13 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
         }
         SetExpr::Neighbours(x, table) => {
             let table = *table;
-            at_cell(k, x, move |c, x| words(c.game.board.neighbours(table, x)))
+            at_cell(k, x, move |c, x| {
+                words(c.setting.board.neighbours(table, x))
+            })
         }
         SetExpr::Leaps(x, table) => {
             let table = *table;
-            at_cell(k, x, move |c, x| words(c.game.board.leaps(table, x)))
+            at_cell(k, x, move |c, x| words(c.setting.board.leaps(table, x)))
         }
         SetExpr::HeightNear(value, radius) => {
             let radius = *radius;
@@ -950,7 +836,7 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
             let (x, d) = (k.scalar(x), k.scalar(d));
             Box::new(move |c, l| match (x(c, l), d(c, l)) {
                 (x, d) if x >= 0 && (0..8).contains(&d) => {
-                    words(c.game.board.ray(x as CellId, d as usize))
+                    words(c.setting.board.ray(x as CellId, d as usize))
                 }
                 _ => [0; W],
             })
@@ -965,7 +851,7 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
             Box::new(move |c, l| {
                 let s = inner(c, l);
                 let mut near = all;
-                c.game.board.near(table, &s, &mut near);
+                c.setting.board.near(table, &s, &mut near);
                 near
             })
         }
@@ -1019,7 +905,7 @@ impl<const W: usize> Rest<'_, W> {
                 let mut acc = kept(c);
                 if acc.iter().any(|&a| a != 0) {
                     let s = inner(c, l);
-                    c.game.board.near(table, &s, &mut acc);
+                    c.setting.board.near(table, &s, &mut acc);
                 }
                 acc
             });

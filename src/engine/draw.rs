@@ -18,7 +18,8 @@
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
 
-use super::game::{Draw, Game, Ply, Probe};
+use super::flow::Probe;
+use super::game::{Draw, Game, Ply};
 use super::program::frame;
 use super::sample::{Drawn, Keep, Numbering, Route};
 use super::state::State;

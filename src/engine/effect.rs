@@ -9,7 +9,7 @@ use std::fmt;
 
 use super::code::Arg;
 use super::eval::{call_effect, eval, exec, for_each};
-use super::natives::{Ctx, EffectFn, Mut};
+use super::natives::{EffectFn, Mut};
 use super::program::{Node, Op};
 
 type Run = Box<dyn Fn(&mut Mut, &mut [i64]) + Send + Sync>;
@@ -45,14 +45,6 @@ impl Effect {
     }
 }
 
-fn ctx<'a>(m: &'a Mut) -> Ctx<'a> {
-    Ctx {
-        game: m.game,
-        state: m.state,
-        me: m.me,
-    }
-}
-
 /// Statements played in order.
 fn block(ops: &[Op]) -> Run {
     let mut runs: Vec<Run> = ops.iter().map(statement).collect();
@@ -76,7 +68,7 @@ fn statement(op: &Op) -> Run {
         Op::If(cond, t, f) => {
             let (cond, t, f) = (cond.clone(), block(t), block(f));
             Box::new(move |m, l| {
-                if eval(&cond, &ctx(m), l) != 0 {
+                if eval(&cond, &m.ctx(), l) != 0 {
                     t(m, l)
                 } else {
                     f(m, l)
@@ -94,7 +86,7 @@ fn statement(op: &Op) -> Run {
         }
         Op::Let(slot, value) => {
             let (slot, value) = (*slot as usize, value.clone());
-            Box::new(move |m, l| l[slot] = eval(&value, &ctx(m), l))
+            Box::new(move |m, l| l[slot] = eval(&value, &m.ctx(), l))
         }
         Op::SetVar(slot, value) => {
             let slot = *slot as usize;
@@ -106,7 +98,7 @@ fn statement(op: &Op) -> Run {
                 None => {
                     let value = value.clone();
                     Box::new(move |m, l| {
-                        let v = eval(&value, &ctx(m), l);
+                        let v = eval(&value, &m.ctx(), l);
                         m.journal.set_var(m.state, slot, v)
                     })
                 }
@@ -115,8 +107,8 @@ fn statement(op: &Op) -> Run {
         Op::SetVarAt(slot, player, value) => {
             let (slot, player, value) = (*slot as usize, player.clone(), value.clone());
             Box::new(move |m, l| {
-                let p = eval(&player, &ctx(m), l);
-                let v = eval(&value, &ctx(m), l);
+                let p = eval(&player, &m.ctx(), l);
+                let v = eval(&value, &m.ctx(), l);
                 if p >= 0 {
                     m.journal.set_var(m.state, slot + p as usize, v);
                 }

@@ -13,9 +13,11 @@ use crate::lang::ast::{AggOp, BinOp};
 
 use super::board::CellId;
 use super::cellset::{self, WORDS};
-use super::natives::{Ctx, EffectFn, Elems, Mut};
+use super::natives::{
+    Ctx, EffectFn, Elems, Mut, count_kind, empty_of, height_of, owner_of, top_of,
+};
 use super::program::{Aggregate, Domain, Node, Op, SetExpr, Standalone, frame};
-use super::state::{EMPTY_TOP, NEUTRAL, NONE, State, height_within};
+use super::state::{NEUTRAL, NONE, State, height_within};
 
 impl Standalone {
     /// Evaluates the expression to a scalar, with `first` in slot 0 (the cell of a
@@ -90,11 +92,11 @@ fn eval_node(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
             u32::MAX,
         ),
         Node::File(x) => match eval(x, c, locals) {
-            x if x >= 0 => c.game.board.coords[x as usize].0 as i64,
+            x if x >= 0 => c.setting.board.coords[x as usize].0 as i64,
             _ => 0,
         },
         Node::Rank(x) => match eval(x, c, locals) {
-            x if x >= 0 => c.game.board.coords[x as usize].1 as i64,
+            x if x >= 0 => c.setting.board.coords[x as usize].1 as i64,
             _ => 0,
         },
         Node::Bind(slot, value, body) => {
@@ -136,59 +138,6 @@ fn binary(op: BinOp, a: &Node, b: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
         BinOp::Or => (x != 0 || eval(b, c, locals) != 0) as i64,
         _ => op.apply(x, eval(b, c, locals)),
     }
-}
-
-/// `owner(cell)`: the top piece's owner, `none` for an empty cell, a neutral top or no cell.
-#[inline]
-pub(super) fn owner_of(c: &Ctx, cell: i64) -> i64 {
-    if cell < 0 {
-        return NONE;
-    }
-    match c.state.top_code(cell as CellId) {
-        EMPTY_TOP => NONE,
-        code if code as u8 == NEUTRAL => NONE,
-        code => (code & 0xff) as i64,
-    }
-}
-
-/// `top(cell)`: the top piece's kind.
-#[inline]
-pub(super) fn top_of(c: &Ctx, cell: i64) -> i64 {
-    if cell < 0 {
-        return NONE;
-    }
-    match c.state.top_code(cell as CellId) {
-        EMPTY_TOP => NONE,
-        code => (code >> 8) as i64,
-    }
-}
-
-/// `height(cell)`: the pieces in its stack (0 for no cell).
-#[inline]
-pub(super) fn height_of(c: &Ctx, cell: i64) -> i64 {
-    if cell < 0 {
-        0
-    } else {
-        c.state.stack(cell as CellId).len() as i64
-    }
-}
-
-/// `empty(cell)` (false for no cell).
-#[inline]
-pub(super) fn empty_of(c: &Ctx, cell: i64) -> i64 {
-    (cell >= 0 && c.state.top_code(cell as CellId) == EMPTY_TOP) as i64
-}
-
-/// How many pieces of kind `kind` the stack on `cell` holds (0 for none).
-pub(super) fn count_kind(c: &Ctx, cell: i64, kind: i64) -> i64 {
-    if cell < 0 {
-        return 0;
-    }
-    c.state
-        .stack(cell as CellId)
-        .iter()
-        .filter(|p| p.kind as i64 == kind)
-        .count() as i64
 }
 
 /// An aggregate's value. Over a set of cells with no filter left, `count` is a popcount
@@ -397,7 +346,7 @@ pub fn steps(cell: &Node, dirs: &Node, target: &SetExpr, c: &Ctx, locals: &mut [
     if cell < 0 {
         return 0;
     }
-    let board = &c.game.board;
+    let board = c.setting.board;
     let mut left = (eval(dirs, c, locals) & 0xff) as u8 & board.link_dirs(cell as CellId);
     with_cells(target, c, locals, |target, _| {
         let mut mask = 0u64;
@@ -460,7 +409,7 @@ fn words<const W: usize>(s: &[u64]) -> [u64; W] {
 fn cells<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W] {
     match set {
         SetExpr::Conj(terms) => {
-            let mut acc: [u64; W] = words(c.game.board.all());
+            let mut acc: [u64; W] = words(c.setting.board.all());
             for (negated, term) in terms.iter() {
                 let x = leaf::<W>(term, c, locals);
                 let mut any = 0;
@@ -489,7 +438,7 @@ fn cells<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W]
 /// Works out a set that is not a combination of others (those go back to [`cells`]).
 #[inline]
 pub(super) fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W] {
-    let (board, state) = (&c.game.board, c.state);
+    let (board, state) = (c.setting.board, c.state);
     let minus = |mut a: [u64; W], b: &[u64]| {
         for (x, y) in a.iter_mut().zip(b) {
             *x &= !y;
@@ -511,7 +460,7 @@ pub(super) fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -
             }
         },
         SetExpr::TopKind(k) => match eval(k, c, locals) {
-            k if k >= 0 && k < c.game.kinds.len() as i64 => words(state.topped_by_kind(k as u8)),
+            k if k >= 0 && k < i64::from(c.setting.kinds) => words(state.topped_by_kind(k as u8)),
             k if k >= 0 => [0; W],
             _ => minus(words(board.all()), state.occupied()),
         },
@@ -589,7 +538,7 @@ pub(super) fn heights_near<const W: usize>(c: &Ctx, value: i64, radius: i64) -> 
     }
     // Not kept (never, once the optimiser asked for it, until a stack reaches 65,534
     // pieces: `State::of_height`): test each cell.
-    for cell in 0..c.game.board.len() {
+    for cell in 0..c.setting.board.len() {
         let height = c.state.stack(cell as CellId).len() as i64;
         if height_within(height, value, radius) {
             cellset::insert(&mut s, cell);
@@ -603,7 +552,7 @@ pub fn exec(ops: &[Op], m: &mut Mut, locals: &mut [i64]) {
     for op in ops {
         match op {
             Op::If(cond, t, f) => {
-                let v = eval(cond, &ctx(m), locals);
+                let v = eval(cond, &m.ctx(), locals);
                 exec(if v != 0 { t } else { f }, m, locals);
             }
             Op::For {
@@ -614,14 +563,14 @@ pub fn exec(ops: &[Op], m: &mut Mut, locals: &mut [i64]) {
             } => for_each(d, filter.as_ref(), *slot, m, locals, |m, l| {
                 exec(body, m, l)
             }),
-            Op::Let(slot, value) => locals[*slot as usize] = eval(value, &ctx(m), locals),
+            Op::Let(slot, value) => locals[*slot as usize] = eval(value, &m.ctx(), locals),
             Op::SetVar(slot, value) => {
-                let v = eval(value, &ctx(m), locals);
+                let v = eval(value, &m.ctx(), locals);
                 m.journal.set_var(m.state, *slot as usize, v);
             }
             Op::SetVarAt(slot, player, value) => {
-                let p = eval(player, &ctx(m), locals);
-                let v = eval(value, &ctx(m), locals);
+                let p = eval(player, &m.ctx(), locals);
+                let v = eval(value, &m.ctx(), locals);
                 if p >= 0 {
                     m.journal.set_var(m.state, *slot as usize + p as usize, v);
                 }
@@ -643,11 +592,11 @@ pub fn for_each(
     mut body: impl FnMut(&mut Mut, &mut [i64]),
 ) {
     let mut elems = Elems::new();
-    domain(d, &ctx(m), locals, &mut elems);
+    domain(d, &m.ctx(), locals, &mut elems);
     for &e in elems.iter() {
         locals[slot as usize] = e;
         if let Some(f) = filter
-            && eval(f, &ctx(m), locals) == 0
+            && eval(f, &m.ctx(), locals) == 0
         {
             continue;
         }
@@ -659,23 +608,15 @@ pub fn for_each(
 pub fn call_effect(f: EffectFn, args: &[Node], m: &mut Mut, locals: &mut [i64]) {
     let mut vals = [0i64; 4];
     for (slot, a) in vals.iter_mut().zip(args.iter()) {
-        *slot = eval(a, &ctx(m), locals);
+        *slot = eval(a, &m.ctx(), locals);
     }
     f(m, &vals[..args.len()]);
-}
-
-fn ctx<'a>(m: &'a Mut) -> Ctx<'a> {
-    Ctx {
-        game: m.game,
-        state: m.state,
-        me: m.me,
-    }
 }
 
 /// `slide(x, d)`: the cells of the ray from `x` towards `d` before the first occupied one
 /// (none for no cell or no direction). Shared by the tree-walker and the compiled sets.
 pub(super) fn slide<const W: usize>(c: &Ctx, x: i64, d: i64) -> [u64; W] {
-    let (board, state) = (&c.game.board, c.state);
+    let (board, state) = (c.setting.board, c.state);
     match (x, d) {
         (x, d) if x >= 0 && (0..8).contains(&d) => {
             let ray: [u64; W] = words(board.ray(x as CellId, d as usize));

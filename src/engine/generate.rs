@@ -13,9 +13,10 @@
 
 use smallvec::SmallVec;
 
+use super::action::Action;
 use super::chain::Env;
 use super::game::{Game, Ply};
-use super::program::{Action, Frame, MOST_REPEATS, MOST_STEPS, Repeat, frame};
+use super::program::{Frame, MOST_REPEATS, MOST_STEPS, Repeat, frame};
 use super::state::{Journal, State};
 
 /// What the walk does with each complete ply.
@@ -108,14 +109,14 @@ impl Game {
                 }
                 let mut locals = frame(action.frame);
                 let mut env = Env {
-                    game: self,
+                    setting: self.setting(),
                     state: scratch,
                     me,
                     locals: &mut locals,
                     count: false,
                     gather: false,
                 };
-                let mut w = Walk::new(&mut journal, action, index, &mut found);
+                let mut w = Walk::new(self, &mut journal, index, &mut found);
                 if !w.part(&mut env, 0) {
                     return;
                 }
@@ -140,14 +141,14 @@ impl Game {
         let mut journal = Journal::recording();
         let mut locals = frame(action.frame);
         let mut env = Env {
-            game: self,
+            setting: self.setting(),
             me: scratch.to_move,
             state: scratch,
             locals: &mut locals,
             count: false,
             gather: false,
         };
-        let mut walk = Walk::new(&mut journal, action, index, sink);
+        let mut walk = Walk::new(self, &mut journal, index, sink);
         walk.part(&mut env, 0);
         walk.steps
     }
@@ -176,6 +177,7 @@ impl<S: Sink> Sink for Found<'_, S> {
 
 /// One action being walked (the position and the names are the [`Env`]'s).
 struct Walk<'a, 's, S: Sink> {
+    game: &'a Game,
     journal: &'s mut Journal,
     action: &'a Action,
     index: u16,
@@ -191,10 +193,11 @@ struct Walk<'a, 's, S: Sink> {
 }
 
 impl<'a, 's, S: Sink> Walk<'a, 's, S> {
-    fn new(journal: &'s mut Journal, action: &'a Action, index: usize, sink: &'s mut S) -> Self {
+    fn new(game: &'a Game, journal: &'s mut Journal, index: usize, sink: &'s mut S) -> Self {
         Walk {
+            game,
+            action: &game.actions[index],
             journal,
-            action,
             index: index as u16,
             values: SmallVec::new(),
             skipped: 0,
@@ -208,10 +211,10 @@ impl<'a, 's, S: Sink> Walk<'a, 's, S> {
     /// Counts `n` steps of the walk (a ply given and its values, a play of the repeated
     /// part); past [`MOST_STEPS`] the walk stops, false, with the action noted as the
     /// one that ran away ([`Game::runaway`]).
-    fn step(&mut self, game: &Game, n: usize) -> bool {
+    fn step(&mut self, n: usize) -> bool {
         self.steps += n as u64;
         if self.steps > MOST_STEPS {
-            let _ = game.ran_away.set(self.index);
+            let _ = self.game.ran_away.set(self.index);
             return false;
         }
         true
@@ -221,7 +224,7 @@ impl<'a, 's, S: Sink> Walk<'a, 's, S> {
     fn part(&mut self, env: &mut Env, p: usize) -> bool {
         let action = self.action;
         if p == action.parts.len() {
-            return self.step(env.game, 1 + self.values.len())
+            return self.step(1 + self.values.len())
                 && self.sink.ply(self.index, &self.values, self.skipped);
         }
         let part = &action.parts[p];
@@ -244,10 +247,8 @@ impl<'a, 's, S: Sink> Walk<'a, 's, S> {
     /// The repeated part `p` (the last), once more or not: with `may` the ply may end
     /// here; with `must` it ends here only if the part cannot be played again.
     fn repeat(&mut self, env: &mut Env, p: usize) -> bool {
-        let game = env.game;
-        let end = |w: &mut Self| {
-            w.step(game, 1 + w.values.len()) && w.sink.ply(w.index, &w.values, w.skipped)
-        };
+        let end =
+            |w: &mut Self| w.step(1 + w.values.len()) && w.sink.ply(w.index, &w.values, w.skipped);
         if self.reps >= MOST_REPEATS {
             return end(self);
         }
@@ -264,7 +265,7 @@ impl<'a, 's, S: Sink> Walk<'a, 's, S> {
 
     /// Walks the choices of part `p`, and on from each combination that passes them.
     fn choices(&mut self, env: &mut Env, p: usize) -> bool {
-        let chain = &self.action.parts[p].chain;
+        let chain = &self.action.compiled[p].chain;
         chain.run(env, &mut |env, _| self.chosen(env, p))
     }
 
@@ -284,10 +285,10 @@ impl<'a, 's, S: Sink> Walk<'a, 's, S> {
             self.part(env, p + 1)
         } else {
             let mark = self.journal.mark();
-            let ok = env.play(part, self.journal);
+            let ok = env.play(&action.compiled[p], self.journal);
             let go_on = !ok
                 || if repeated {
-                    self.step(env.game, 1) && {
+                    self.step(1) && {
                         self.continued += 1;
                         self.reps += 1;
                         // The next play binds the part's names again, in the same slots;

@@ -1,6 +1,7 @@
 //! The interpreter: board topology, positions, compiled programs, natives, the rules
 //! that generate and play plies, and the random draws of plies that playouts use.
 
+pub mod action;
 pub mod board;
 pub mod cellset;
 pub mod chain;
@@ -9,6 +10,7 @@ pub mod code;
 pub mod draw;
 pub mod effect;
 pub mod eval;
+pub mod flow;
 pub mod game;
 pub mod generate;
 pub mod hooks;
@@ -20,6 +22,7 @@ pub mod precheck;
 pub mod program;
 pub mod radix;
 pub mod sample;
+pub mod shape;
 pub mod stack_test;
 pub mod stacks;
 pub mod state;

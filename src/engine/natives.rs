@@ -4,18 +4,34 @@
 //! of a particular game. Hooks for mechanics that are awkward to write in the language
 //! (group sizes, ...) live in `hooks/` and are registered here like any other entry.
 
-use super::board::{CellId, DIRECTIONS};
-use super::eval::count_kind;
-use super::game::Game;
+use super::board::{Board, CellId, DIRECTIONS};
 pub use super::hooks::Elems;
 use super::hooks::{Edit, View, groups, line_of_sight, push};
-use super::program::Edits;
 use super::state::{EMPTY_TOP, Journal, NEUTRAL, NONE, Piece, State};
 use crate::lang::types::Type;
 
-/// What a native function sees: the game, the position and the player `me`.
+/// What expressions read of a game besides the position: its board, the direction each
+/// seat calls forward (one per player) and how many kinds of piece it has. Natives, hooks
+/// and compiled expressions see this, never the whole game, so that nothing below the
+/// game's flow depends on it.
+#[derive(Clone, Copy)]
+pub struct Setting<'a> {
+    pub board: &'a Board,
+    pub forward: &'a [i64],
+    pub kinds: u16,
+}
+
+impl Setting<'_> {
+    /// How many players the game has.
+    #[inline]
+    pub fn players(&self) -> usize {
+        self.forward.len()
+    }
+}
+
+/// What a native function sees: the game's setting, the position and the player `me`.
 pub struct Ctx<'a> {
-    pub game: &'a Game,
+    pub setting: Setting<'a>,
     pub state: &'a State,
     pub me: u8,
 }
@@ -25,17 +41,17 @@ impl Ctx<'_> {
     #[inline]
     pub fn view(&self) -> View<'_> {
         View {
-            board: &self.game.board,
+            board: self.setting.board,
             state: self.state,
-            players: self.game.players.len(),
-            kinds: self.game.kinds.len(),
+            players: self.setting.players(),
+            kinds: usize::from(self.setting.kinds),
         }
     }
 }
 
 /// What an effect sees: the same, with the position open for change through a journal.
 pub struct Mut<'a> {
-    pub game: &'a Game,
+    pub setting: Setting<'a>,
     pub state: &'a mut State,
     pub journal: &'a mut Journal,
     pub me: u8,
@@ -45,11 +61,76 @@ impl Mut<'_> {
     /// What a hook may change of it ([`Edit`]).
     pub fn edit(&mut self) -> Edit<'_> {
         Edit {
-            board: &self.game.board,
+            board: self.setting.board,
             state: self.state,
             journal: self.journal,
         }
     }
+
+    /// What an expression evaluated amid the effect reads: the position as it is now.
+    #[inline(always)]
+    pub fn ctx(&self) -> Ctx<'_> {
+        Ctx {
+            setting: self.setting,
+            state: self.state,
+            me: self.me,
+        }
+    }
+}
+
+// The commonest reads of a cell, which compiled expressions call straight.
+
+/// `owner(cell)`: the top piece's owner, `none` for an empty cell, a neutral top or no cell.
+#[inline]
+pub fn owner_of(c: &Ctx, cell: i64) -> i64 {
+    if cell < 0 {
+        return NONE;
+    }
+    match c.state.top_code(cell as CellId) {
+        EMPTY_TOP => NONE,
+        code if code as u8 == NEUTRAL => NONE,
+        code => (code & 0xff) as i64,
+    }
+}
+
+/// `top(cell)`: the top piece's kind.
+#[inline]
+pub fn top_of(c: &Ctx, cell: i64) -> i64 {
+    if cell < 0 {
+        return NONE;
+    }
+    match c.state.top_code(cell as CellId) {
+        EMPTY_TOP => NONE,
+        code => (code >> 8) as i64,
+    }
+}
+
+/// `height(cell)`: the pieces in its stack (0 for no cell).
+#[inline]
+pub fn height_of(c: &Ctx, cell: i64) -> i64 {
+    if cell < 0 {
+        0
+    } else {
+        c.state.stack(cell as CellId).len() as i64
+    }
+}
+
+/// `empty(cell)` (false for no cell).
+#[inline]
+pub fn empty_of(c: &Ctx, cell: i64) -> i64 {
+    (cell >= 0 && c.state.top_code(cell as CellId) == EMPTY_TOP) as i64
+}
+
+/// How many pieces of kind `kind` the stack on `cell` holds (0 for none).
+pub fn count_kind(c: &Ctx, cell: i64, kind: i64) -> i64 {
+    if cell < 0 {
+        return 0;
+    }
+    c.state
+        .stack(cell as CellId)
+        .iter()
+        .filter(|p| p.kind as i64 == kind)
+        .count() as i64
 }
 
 /// A native function: arguments in, one value out.
@@ -143,7 +224,7 @@ pub static NATIVES: &[Native] = &[
         Dir,
         "The direction the player's seat calls forward (`forward` in `[[players]]`), or none.",
         Value(|c, a| c
-            .game
+            .setting
             .forward
             .get(a[0].max(0) as usize)
             .copied()
@@ -227,7 +308,7 @@ pub static NATIVES: &[Native] = &[
         Value(|c, a| if a[0] < 0 {
             0
         } else {
-            c.game.board.coords[a[0] as usize].0 as i64
+            c.setting.board.coords[a[0] as usize].0 as i64
         })
     ),
     native!(
@@ -238,7 +319,7 @@ pub static NATIVES: &[Native] = &[
         Value(|c, a| if a[0] < 0 {
             0
         } else {
-            c.game.board.coords[a[0] as usize].1 as i64
+            c.setting.board.coords[a[0] as usize].1 as i64
         })
     ),
     native!(
@@ -246,7 +327,7 @@ pub static NATIVES: &[Native] = &[
         [Int, Int],
         Cell,
         "The cell at (file, rank), or none.",
-        Value(|c, a| c.game.board.at(a[0], a[1]).map_or(NONE, |x| x as i64))
+        Value(|c, a| c.setting.board.at(a[0], a[1]).map_or(NONE, |x| x as i64))
     ),
     native!(
         "step",
@@ -260,7 +341,7 @@ pub static NATIVES: &[Native] = &[
         [Cell, Dir],
         Cell,
         "The first empty cell going from a cell (itself included) in a direction, following links; `none` if the edge comes first. Where `push(cell, dir)` would make room.",
-        Value(|c, a| push::first_empty(&c.game.board, c.state, a))
+        Value(|c, a| push::first_empty(c.setting.board, c.state, a))
     ),
     native!(
         "opposite",
@@ -358,21 +439,21 @@ pub static NATIVES: &[Native] = &[
         [],
         Cells,
         "Every cell of the board, in order a1, b1, ..., then a2, ...",
-        Set(|c, _, out| out.extend((0..c.game.board.len()).map(|i| i as i64)))
+        Set(|c, _, out| out.extend((0..c.setting.board.len()).map(|i| i as i64)))
     ),
     native!(
         "all_players",
         [],
         Players,
         "Every player of this game, in turn order (eliminated ones too).",
-        Set(|c, _, out| out.extend((0..c.game.players.len()).map(|i| i as i64)))
+        Set(|c, _, out| out.extend((0..c.setting.players()).map(|i| i as i64)))
     ),
     native!(
         "kinds",
         [],
         Kinds,
         "Every piece kind of this game, in the order of their names (as [pieces] sorts them).",
-        Set(|c, _, out| out.extend((0..c.game.kinds.len()).map(|i| i as i64)))
+        Set(|c, _, out| out.extend((0..usize::from(c.setting.kinds)).map(|i| i as i64)))
     ),
     native!(
         "adjacent",
@@ -553,14 +634,14 @@ fn top<'a>(c: &'a Ctx, cell: i64) -> Option<&'a Piece> {
 /// `step(cell, dir)`: see [`Board::step_value`].
 #[inline]
 pub(crate) fn step(c: &Ctx, cell: i64, dir: i64) -> i64 {
-    c.game.board.step_value(cell, dir)
+    c.setting.board.step_value(cell, dir)
 }
 
 fn next_player(c: &Ctx, a: &[i64]) -> i64 {
     if a[0] < 0 {
         return NONE;
     }
-    let n = c.game.players.len() as i64;
+    let n = c.setting.players() as i64;
     (1..=n)
         .map(|k| (a[0] + k) % n)
         .find(|&p| c.state.is_alive(p as u8))
@@ -573,7 +654,7 @@ fn adjacent(c: &Ctx, cell: i64, set: i64, out: &mut Elems) {
     }
     for d in 0..DIRECTIONS.len() {
         if set & (1 << d) != 0
-            && let Some(n) = c.game.board.step(cell as CellId, d)
+            && let Some(n) = c.setting.board.step(cell as CellId, d)
         {
             out.push(n as i64);
         }
@@ -585,7 +666,7 @@ fn directions(c: &Ctx, cell: i64, set: i64, out: &mut Elems) {
         return;
     }
     for d in 0..DIRECTIONS.len() {
-        if set & (1 << d) != 0 && c.game.board.step(cell as CellId, d).is_some() {
+        if set & (1 << d) != 0 && c.setting.board.step(cell as CellId, d).is_some() {
             out.push(d as i64);
         }
     }
@@ -606,7 +687,7 @@ fn empty_region(c: &Ctx, cell: i64, dirs: i64, out: &mut Elems) {
 fn leaps(c: &Ctx, a: &[i64], out: &mut Elems) {
     let Some(&(file, rank)) = usize::try_from(a[0])
         .ok()
-        .and_then(|x| c.game.board.coords.get(x))
+        .and_then(|x| c.setting.board.coords.get(x))
     else {
         return;
     };
@@ -614,7 +695,7 @@ fn leaps(c: &Ctx, a: &[i64], out: &mut Elems) {
     for (df, dr) in [(p, q), (q, p)] {
         for (sf, sr) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
             let (f, r) = (file as i64 + sf * df, rank as i64 + sr * dr);
-            if let Some(x) = c.game.board.at(f, r).map(i64::from)
+            if let Some(x) = c.setting.board.at(f, r).map(i64::from)
                 && x != a[0]
                 && !out.contains(&x)
             {
@@ -632,7 +713,7 @@ pub fn each_direction(_: &Ctx, a: &[i64], out: &mut Elems) {
 fn slide(c: &Ctx, a: &[i64], out: &mut Elems) {
     let mut cur = step(c, a[0], a[1]);
     while cur >= 0
-        && out.len() <= c.game.board.len()
+        && out.len() <= c.setting.board.len()
         && c.state.top_code(cur as CellId) == EMPTY_TOP
     {
         out.push(cur);
@@ -642,7 +723,7 @@ fn slide(c: &Ctx, a: &[i64], out: &mut Elems) {
 
 fn ray(c: &Ctx, a: &[i64], out: &mut Elems) {
     let mut cur = step(c, a[0], a[1]);
-    while cur >= 0 && out.len() <= c.game.board.len() {
+    while cur >= 0 && out.len() <= c.setting.board.len() {
         out.push(cur);
         cur = step(c, cur, a[1]);
     }
@@ -721,4 +802,53 @@ pub fn edited_cell_args(name: &str) -> &'static [usize] {
 /// The entries with this name (several when a function has optional arguments).
 pub fn lookup(name: &str) -> impl Iterator<Item = &'static Native> + '_ {
     NATIVES.iter().filter(move |n| n.name == name)
+}
+
+/// What an effect can do to the sets of a later part, where that is bounded: change the
+/// stacks of at most `cells` cells, and add at most `tops` cells to a set of tops
+/// ([`SetExpr::of_tops`]): none for a whole stack moved or removed, one for a piece put
+/// down or a top piece moved or removed (which shows the piece under it). `named` has a
+/// bit per local slot (below 64) holding a cell that one of the `cells` edits names, a
+/// name chosen by the action before the effect and kept to its end: a later set that
+/// leaves that name's cell out ([`SetBound::excluded`]) cannot gain it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Edits {
+    pub cells: u32,
+    pub tops: u32,
+    pub named: u64,
+}
+
+impl Edits {
+    /// One effect's, then another's.
+    pub fn then(self, next: Edits) -> Edits {
+        Edits {
+            cells: self.cells + next.cells,
+            tops: self.tops + next.tops,
+            named: self.named | next.named,
+        }
+    }
+
+    /// One effect's or another's, whichever is played (a name counts only where both
+    /// edit its cell: the larger count of cells less the names both share still bounds
+    /// either).
+    pub fn either(self, other: Edits) -> Edits {
+        Edits {
+            cells: self.cells.max(other.cells),
+            tops: self.tops.max(other.tops),
+            named: self.named & other.named,
+        }
+    }
+
+    /// How many cells these edits can add to a set of cells that depends on each cell's
+    /// own stack (a set of tops when `tops`) and leaves out the cells of the names in
+    /// `excluded`: each excluded name that an edit names accounts for one edit that adds
+    /// nothing.
+    pub fn gained(self, tops: bool, excluded: u64) -> u32 {
+        if tops {
+            self.tops
+        } else {
+            self.cells
+                .saturating_sub((self.named & excluded).count_ones())
+        }
+    }
 }

@@ -32,7 +32,7 @@ use super::cellset::{self, WORDS};
 use super::eval::{eval, extreme_height, with_cells};
 use super::natives::Ctx;
 use super::precheck::cell_reads;
-use super::program::{Action, Choice, Domain, Node, OneMove, Part, Repeat, SetExpr};
+use super::program::{Choice, Domain, Node, OneMove, Part, Repeat, SetExpr};
 use super::state::{EMPTY_TOP, NEUTRAL, Seen, State, height_within};
 use crate::lang::ast::AggOp;
 
@@ -170,7 +170,7 @@ impl Default for Moving {
 }
 
 impl Overlay {
-    /// What `action` needs, if its head may be listed this way (see the module's
+    /// What an action of `parts` needs, if its head may be listed this way (see the module's
     /// documentation): its first part moves onto each cell of its last choice, its
     /// second part is played once, cannot be skipped, and makes its choices before its
     /// last `in` choice (a set of cells with no filter, followed by `let`s alone) from
@@ -179,8 +179,8 @@ impl Overlay {
     /// listing gives it slots) say of a cell only what its own stack says.
     /// A lowest or highest height is worked out only where the position keeps its cells
     /// by height (`heights`: [`State::of_height`]).
-    pub fn of(action: &Action, tail: Option<&SetExpr>, heights: bool) -> Option<Overlay> {
-        let [first, second, ..] = &action.parts[..] else {
+    pub fn of(parts: &[Part], tail: Option<&SetExpr>, heights: bool) -> Option<Overlay> {
+        let [first, second, ..] = parts else {
             return None;
         };
         if !first.moves_onto_last() || second.optional || second.repeat != Repeat::Once {
@@ -682,7 +682,7 @@ impl Term {
         match self {
             Term::All => true,
             Term::Occupied => !empty,
-            Term::Mask(m) => cellset::contains(c.game.board.mask(*m), cell),
+            Term::Mask(m) => cellset::contains(c.setting.board.mask(*m), cell),
             Term::TopKind(k) => match value(k, c, locals) {
                 k if k >= 0 => !empty && i64::from(seen.top >> 8) == k,
                 _ => empty,

@@ -23,7 +23,7 @@ use super::board::CellId;
 use super::cellset;
 use super::eval::{eval, with_cells};
 use super::natives::Ctx;
-use super::program::{Action, Choice, Domain, Node, OF_THE_PLY, OneMove, Part, Repeat, SetExpr};
+use super::program::{Choice, Domain, Node, OF_THE_PLY, OneMove, Part, Repeat, SetExpr};
 use super::radix::digit;
 use super::state::EMPTY_TOP;
 
@@ -71,10 +71,10 @@ pub struct Precheck {
 }
 
 impl Precheck {
-    /// What `action` needs, if its first part's effect is one move between named cells
+    /// What an action of `parts` needs, if its first part's effect is one move between named cells
     /// and its second part can be tried before the move (see the module's documentation).
-    pub fn of(action: &Action) -> Option<Precheck> {
-        let [head, second, ..] = &action.parts[..] else {
+    pub fn of(parts: &[Part]) -> Option<Precheck> {
+        let [head, second, ..] = parts else {
             return None;
         };
         if head.repeat != Repeat::Once || second.repeat != Repeat::Once {
@@ -311,14 +311,14 @@ fn admits(set: &SetExpr, top: u16, cell: usize, c: &Ctx, locals: &mut [i64]) -> 
         SetExpr::All => true,
         SetExpr::Empty => empty,
         SetExpr::Occupied => !empty,
-        SetExpr::Mask(m) => cellset::contains(c.game.board.mask(*m), cell),
+        SetExpr::Mask(m) => cellset::contains(c.setting.board.mask(*m), cell),
         SetExpr::TopKind(k) => match eval(k, c, locals) {
             k if k < 0 => empty,
             k => !empty && i64::from(top >> 8) == k,
         },
         SetExpr::OwnedBy(p) => match eval(p, c, locals) {
             p if p < 0 => empty || top & 0xff == u16::from(super::state::NEUTRAL),
-            p if p < c.game.players.len() as i64 => !empty && i64::from(top & 0xff) == p,
+            p if p < c.setting.players() as i64 => !empty && i64::from(top & 0xff) == p,
             _ => return None,
         },
         SetExpr::Single(x) => eval(x, c, locals) == cell as i64,

@@ -4,20 +4,11 @@
 //! names) are folded in, and every scalar is an `i64`. Evaluation lives in `eval.rs`.
 
 use crate::lang::ast::{AggOp, BinOp};
-use crate::spec::diag::Diagnostic;
 
+use std::fmt;
 use std::sync::Arc;
 
-use super::chain::{Chain, directions_args};
-use super::check_before::CheckBefore;
-use super::code::{Code, SetCode};
-use super::effect::Effect;
-use super::eval::eval;
-use super::kept::KeptHead;
-use super::natives::{Ctx, Mut};
-use super::natives::{EffectFn, NativeFn, SetFn};
-use super::overlay::Overlay;
-use super::precheck::Precheck;
+use super::natives::{Ctx, EffectFn, NativeFn, SetFn};
 use super::stack_test::StackExpr;
 
 /// A compiled expression.
@@ -540,55 +531,6 @@ pub struct SetBound {
     pub within: Option<SetExpr>,
 }
 
-/// What an effect can do to the sets of a later part, where that is bounded: change the
-/// stacks of at most `cells` cells, and add at most `tops` cells to a set of tops
-/// ([`SetExpr::of_tops`]): none for a whole stack moved or removed, one for a piece put
-/// down or a top piece moved or removed (which shows the piece under it). `named` has a
-/// bit per local slot (below 64) holding a cell that one of the `cells` edits names, a
-/// name chosen by the action before the effect and kept to its end: a later set that
-/// leaves that name's cell out ([`SetBound::excluded`]) cannot gain it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Edits {
-    pub cells: u32,
-    pub tops: u32,
-    pub named: u64,
-}
-
-impl Edits {
-    /// One effect's, then another's.
-    pub fn then(self, next: Edits) -> Edits {
-        Edits {
-            cells: self.cells + next.cells,
-            tops: self.tops + next.tops,
-            named: self.named | next.named,
-        }
-    }
-
-    /// One effect's or another's, whichever is played (a name counts only where both
-    /// edit its cell: the larger count of cells less the names both share still bounds
-    /// either).
-    pub fn either(self, other: Edits) -> Edits {
-        Edits {
-            cells: self.cells.max(other.cells),
-            tops: self.tops.max(other.tops),
-            named: self.named & other.named,
-        }
-    }
-
-    /// How many cells these edits can add to a set of cells that depends on each cell's
-    /// own stack (a set of tops when `tops`) and leaves out the cells of the names in
-    /// `excluded`: each excluded name that an edit names accounts for one edit that adds
-    /// nothing.
-    pub fn gained(self, tops: bool, excluded: u64) -> u32 {
-        if tops {
-            self.tops
-        } else {
-            self.cells
-                .saturating_sub((self.named & excluded).count_ones())
-        }
-    }
-}
-
 /// One piece of the notation template: literal text or a bound value to print.
 #[derive(Clone, Debug, PartialEq)]
 pub enum NotationPiece {
@@ -650,16 +592,8 @@ pub struct Part {
     /// Whether (and how) the part is played again after itself: only an action's last
     /// part repeats, so a ply's values past the other parts are its repetitions'.
     pub repeat: Repeat,
-    /// The choices compiled to a chain (see `engine::chain`), made last, once every
-    /// pass that rewrites them has run ([`Action::compile_chains`]).
-    pub chain: Arc<Chain>,
     /// The slots of the `in` choices, in order: the values of a ply this part adds.
     pub ins: Box<[u16]>,
-    /// The effect compiled (see `engine::effect`), made with the chain.
-    pub play: Arc<Effect>,
-    /// How the check is decided before the effect is played, where it can be (see
-    /// `engine::check_before`).
-    pub before: Option<CheckBefore>,
 }
 
 impl Part {
@@ -700,64 +634,10 @@ impl Part {
             })
     }
 
-    /// Plays the part's effect on the position (through `m`'s journal), then says
-    /// whether its check holds there (true without a check). A check decided before the
-    /// effect (`engine::check_before`) plays nothing when it fails: a caller takes a
-    /// refused part back to its journal's mark, and reads nothing it left.
-    pub fn play_and_check(&self, m: &mut Mut, locals: &mut [i64]) -> bool {
-        if let Some(before) = &self.before {
-            return self.decided_before(before, m, locals);
-        }
-        self.play.run(m, locals);
-        self.check_holds(m, locals)
-    }
-
-    /// Whether the check holds in the position `m` holds.
-    #[inline(always)]
-    fn check_holds(&self, m: &Mut, locals: &mut [i64]) -> bool {
-        let c = Ctx {
-            game: m.game,
-            state: m.state,
-            me: m.me,
-        };
-        (self.check.as_ref()).is_none_or(|check| eval(check, &c, locals) != 0)
-    }
-
-    /// [`Part::play_and_check`] for a check decided before the effect (see
-    /// `engine::check_before`): nothing is played when it fails, and it is not asked
-    /// again when it holds (debug builds play the effect and ask it, and stop where the
-    /// two answers differ). Apart, so that the other parts' code stays as it was.
-    #[inline(never)]
-    fn decided_before(&self, before: &CheckBefore, m: &mut Mut, locals: &mut [i64]) -> bool {
-        let c = Ctx {
-            game: m.game,
-            state: m.state,
-            me: m.me,
-        };
-        let decided = before.holds(&c, locals);
-        if !cfg!(debug_assertions) {
-            match decided {
-                Some(false) => return false,
-                Some(true) => {
-                    self.play.run(m, locals);
-                    return true;
-                }
-                None => {}
-            }
-        }
-        self.play.run(m, locals);
-        let holds = self.check_holds(m, locals);
-        debug_assert!(
-            decided.is_none_or(|d| d == holds),
-            "the check decided before the move ({decided:?}) differs from the check after it"
-        );
-        holds
-    }
-
     /// Whether the part's last choice is an `in` over a set of cells and its effect one
     /// `move` or `move_top` from a cell named before onto that choice's cell, with no
     /// check and no repetition. When it is an action's first part, its chains gather the
-    /// cells of its last choice ([`Chain::gathers`]), and listing the part moves the
+    /// cells of its last choice (`Chain::gathers`), and listing the part moves the
     /// pieces from each of them to the next
     /// ([`Journal::retarget`](super::state::Journal::retarget)) instead of playing the
     /// move from the position and taking it back for every cell.
@@ -825,355 +705,88 @@ impl Part {
     }
 }
 
-/// An action a player may take: one or more parts played as a single ply.
-#[derive(Clone, Debug)]
-pub struct Action {
-    pub name: String,
-    pub phase: Option<usize>,
-    pub fallback: bool,
-    pub parts: Vec<Part>,
-    /// How many local slots evaluating this action needs.
-    pub frame: usize,
-    /// What random draws know of the action's shape before any position, worked out
-    /// once the optimiser has settled its choices (see [`HeadShape::of`]).
-    pub shape: HeadShape,
-    /// How random draws may try the second part before the first is played, where the
-    /// first part's effect cannot change what the second reads (see `engine::precheck`).
-    pub precheck: Option<Precheck>,
-    /// How random draws may list the second part without playing the first, where the
-    /// first moves a piece between two named cells and the second reads each cell's own
-    /// stack (see `engine::overlay`).
-    pub overlay: Option<Overlay>,
-    /// The head as kept sets, where it is a pair head of a piece from a set the position
-    /// keeps that steps onto a cell of another (see `engine::kept`): what random draws
-    /// list it from, without working an expression out.
-    pub kept_head: Option<KeptHead>,
-    /// The first part's choices but the settled ones ([`HeadShape::settled`]), compiled
-    /// to a chain: what random draws list the head with, once those are worked out.
-    pub head: Arc<Chain>,
-    /// The error, located in the game file, that the commands report if the action's
-    /// walk in a position runs past [`MOST_STEPS`].
-    pub runaway: Arc<Diagnostic>,
+/// A scalar expression as a closure: the context and the local slots in, the value out.
+pub type Scalar = Box<dyn Fn(&Ctx, &mut [i64]) -> i64 + Send + Sync>;
+
+/// A set of cells as a closure, for a board whose sets have `W` words.
+pub type Cells<const W: usize> = Box<dyn Fn(&Ctx, &mut [i64]) -> [u64; W] + Send + Sync>;
+
+/// A compiled scalar expression: the expression and its closure.
+pub struct Code {
+    pub node: Node,
+    pub run: Scalar,
 }
 
-impl Action {
-    /// The part after a head of `depth` parts, when the listing gives it slots for each
-    /// combination ([`HeadShape::tails`]): the index of its `in` choice, and its bound.
-    pub fn tail(&self, depth: usize) -> Option<(TailShape, &SetBound)> {
-        let shape = (*self.shape.tails.get(depth.checked_sub(1)?)?)?;
-        match &self.parts[depth].choices[shape.choice as usize] {
-            Choice::In { bound, .. } if bound.fixed.is_some() && bound.gained_last.is_some() => {
-                Some((shape, bound))
+impl fmt::Debug for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Code({:?})", self.node)
+    }
+}
+
+/// A compiled set of cells: the set and its closure for the board's size.
+pub struct SetCode {
+    pub set: SetExpr,
+    run: Sized,
+}
+
+/// What builds a set's closure for a board of any number of words (`engine::code`).
+pub trait MakeCells {
+    fn make<const W: usize>(&self) -> Cells<W>;
+}
+
+impl fmt::Debug for SetCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SetCode({:?})", self.set)
+    }
+}
+
+macro_rules! sized {
+    ($($variant:ident $w:literal)*) => {
+        /// A set's closure for the board's number of words (boards of up to 704 cells).
+        enum Sized {
+            $($variant(Cells<$w>),)*
+        }
+
+        impl SetCode {
+            /// `set` with the closure `make` builds for a board of `words` words.
+            pub fn new(set: SetExpr, words: usize, make: &impl MakeCells) -> SetCode {
+                let run = match words {
+                    $($w => Sized::$variant(make.make::<$w>()),)*
+                    w => unreachable!("a board of {w} words"),
+                };
+                SetCode { set, run }
             }
-            _ => None,
-        }
-    }
 
-    /// The conditions that bound the part after a head of `depth` parts, when the listing
-    /// gives it slots for each combination (see [`Action::tail`]).
-    pub fn tail_bound(&self, depth: usize) -> Option<&SetExpr> {
-        self.tail(depth)?.1.fixed.as_ref()
-    }
-
-    /// Compiles the choices of every part to chains (and the head's) and the effects
-    /// (to closures, or with `closures` false to the walk of their statements): the
-    /// last step of compiling a game, after every pass that rewrites an expression.
-    pub fn compile_chains(&mut self, closures: bool) {
-        // Only a head's first part is played to list the next (a head has at most two
-        // parts), so only the first part's chains may gather.
-        let gather = self.parts.first().is_some_and(Part::moves_onto_last);
-        for (i, part) in self.parts.iter_mut().enumerate() {
-            part.chain = Arc::new(Chain::new(&part.choices, 0, closures, gather && i == 0));
-            part.play = Arc::new(Effect::new(&part.effect, closures));
-            part.ins = part
-                .choices
-                .iter()
-                .filter_map(|choice| match choice {
-                    Choice::In { slot, .. } => Some(*slot),
-                    _ => None,
-                })
-                .collect();
-        }
-        if let Some(first) = self.parts.first() {
-            self.head = Arc::new(Chain::new(
-                &first.choices,
-                self.shape.settled,
-                closures,
-                gather,
-            ));
-        }
-    }
-}
-
-/// What random draws (`engine::sample`) know of an action before any position: the
-/// questions about its shape that would otherwise be asked again at every ply.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct HeadShape {
-    /// Some part repeats (a capture chain): the action's plies are listed whole.
-    pub repeats: bool,
-    /// The first part's `let` and `where` choices that read no chosen name (bit per
-    /// index, the first 64): worked out once per position, before the head is numbered.
-    pub settled: u64,
-    /// The action has one part, whose `in` choices read no name chosen before them: its
-    /// candidates are a product of the choices' elements.
-    pub product: bool,
-    /// The head is the first part alone whatever the position: the action has one part,
-    /// its second may be skipped, or the first may not and the second's slots, which the
-    /// board alone decides, are no more than the product of the first part's `in`
-    /// choices other than sets of cells (a direction to throw in after a step in one of
-    /// as many directions). A draw then need not weigh the two parts' slots at every ply
-    /// to learn it (`engine::sample`).
-    pub shallow: bool,
-    /// The first part's choices left once the settled ones are worked out are a set of
-    /// cells without a filter, then the part's last `in` choice, followed by nothing but
-    /// `let`s and `where`s: a set of cells, the directions of a folded step, or a cell's
-    /// link directions (a piece, then where it goes or the way it goes). The second's
-    /// elements are worked out as one set; what follows it, on the drawn candidate.
-    pub pair: Option<PairShape>,
-    /// For a head of one part (first) and of two (second): the part after it, when it
-    /// is the action's last and gets slots for each listed combination of the head.
-    pub tails: [Option<TailShape>; 2],
-    /// The `let` choices of the first and the second part (bit per index, the first 64)
-    /// that a candidate made from a listed combination does not work out again: the
-    /// first part's settled ones (worked out once per position), and those that only
-    /// their own part's `where`s and `in` choices read, which the listing has tested and
-    /// chosen already (the lowest stacks, in a rule that takes from one of them). A pair
-    /// head whose `where`s the draw tests works every `let` out.
-    pub unread_lets: [u64; 2],
-}
-
-/// The part after a head of some depth, when it is the action's last, cannot be skipped
-/// or repeated, and its one `in` choice is a set of cells bounded by conditions on each
-/// cell's own stack ([`SetBound`]): a listing works its slots out for each combination,
-/// where the names the head chose and every effect but the head's last part's are known.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TailShape {
-    /// The index of the `in` choice in the part.
-    pub choice: u8,
-    /// The names (local slots) whose cells the set leaves out and which the head chooses
-    /// before its last `in` choice: what a listing that counts that choice knows.
-    pub known: u64,
-    /// The set leaves out the cell of the head's last `in` choice too: a listing that
-    /// counts that choice may take a slot off (see `engine::sample`).
-    pub leaves_out_counted: bool,
-    /// The names whose cells the set leaves out among all the head chooses (a listing
-    /// that walks the last choice knows them all).
-    pub known_listed: u64,
-}
-
-impl TailShape {
-    /// The tail of `action` after a head of `depth` parts, if it has that shape.
-    fn of(action: &Action, depth: usize) -> Option<TailShape> {
-        let [tail] = action.parts.get(depth..)? else {
-            return None;
-        };
-        if depth == 0 || tail.optional || tail.repeat != Repeat::Once || tail.choices.len() > 256 {
-            return None;
-        }
-        let mut ins = tail
-            .choices
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| matches!(c, Choice::In { .. }));
-        let (
-            Some((
-                choice,
-                Choice::In {
-                    domain: Domain::Cells(_),
-                    bound,
-                    ..
-                },
-            )),
-            None,
-        ) = (ins.next(), ins.next())
-        else {
-            return None;
-        };
-        if bound.fixed.is_none() || bound.gained_last.is_none() {
-            return None;
-        }
-        // Every name the head's parts choose, and those chosen before the last part's last
-        // `in` choice (the one a listing may count rather than walk).
-        let last = &action.parts[depth - 1];
-        let counted_at = last
-            .choices
-            .iter()
-            .rposition(|c| matches!(c, Choice::In { .. }));
-        let earlier = action.parts[..depth - 1]
-            .iter()
-            .fold(0, |bits, part| bits | part.names(part.choices.len()));
-        let chosen = earlier | last.names(last.choices.len());
-        let before_counted = earlier | last.names(counted_at.unwrap_or(0));
-        let leaves_out_counted = counted_at.is_some_and(|at| match &last.choices[at] {
-            Choice::In { slot, .. } => *slot < 64 && bound.excluded & (1 << slot) != 0,
-            _ => false,
-        });
-        Some(TailShape {
-            choice: choice as u8,
-            known: bound.excluded & before_counted,
-            leaves_out_counted,
-            known_listed: bound.excluded & chosen,
-        })
-    }
-}
-
-impl HeadShape {
-    /// The shape of an action whose choices the optimiser has settled, where
-    /// `fixed_slots` gives the slots of a choice's domain that the board decides
-    /// (`None` where the position does).
-    pub fn of(action: &Action, fixed_slots: impl Fn(&Domain) -> Option<u64>) -> HeadShape {
-        let Some(part) = action.parts.first() else {
-            return HeadShape::default();
-        };
-        let fixed = part.fixed_choices();
-        let settled = part
-            .choices
-            .iter()
-            .enumerate()
-            .take(64)
-            .filter(|(i, ch)| fixed & (1 << i) != 0 && !matches!(ch, Choice::In { .. }))
-            .fold(0u64, |bits, (i, _)| bits | 1 << i);
-        let settled_lets = (part.choices.iter().enumerate().take(64))
-            .filter(|(i, ch)| settled & (1 << i) != 0 && matches!(ch, Choice::Let(..)))
-            .fold(0u64, |bits, (i, _)| bits | 1 << i);
-        let product = action.parts.len() == 1
-            && part.choices.iter().all(|ch| match ch {
-                Choice::In { invariant, .. } => *invariant,
-                _ => true,
-            });
-        let open: Vec<(usize, &Choice)> = part
-            .choices
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| *i >= 64 || settled & (1 << i) == 0)
-            .collect();
-        let cells = |ch: &Choice| {
-            matches!(
-                ch,
-                Choice::In {
-                    domain: Domain::Cells(_),
-                    filter: None,
-                    ..
+            /// Works the set out and hands it to `f` (with the local slots back).
+            #[inline]
+            pub fn with<R>(
+                &self,
+                c: &Ctx,
+                locals: &mut [i64],
+                f: impl FnOnce(&[u64], &mut [i64]) -> R,
+            ) -> R {
+                match &self.run {
+                    $(Sized::$variant(run) => {
+                        let s = run(c, locals);
+                        f(&s, locals)
+                    })*
                 }
-            )
-        };
-        let leaf = |ch: &Choice| match ch {
-            Choice::In {
-                domain: Domain::Cells(_) | Domain::Steps { .. },
-                filter: None,
-                ..
-            } => true,
-            Choice::In {
-                domain: Domain::Native(native, args),
-                filter: None,
-                ..
-            } => native.name == "directions" && directions_args(args).is_some(),
-            _ => false,
-        };
-        let pair = match open.as_slice() {
-            [(first, a), (last, b), rest @ ..]
-                if !part.optional
-                    && part.choices.len() <= 64
-                    && cells(a)
-                    && leaf(b)
-                    && rest.iter().all(|(_, ch)| !matches!(ch, Choice::In { .. })) =>
-            {
-                Some(PairShape {
-                    first: *first as u8,
-                    last: *last as u8,
-                    tested: rest.iter().any(|(_, ch)| matches!(ch, Choice::Where(_))),
-                })
             }
-            _ => None,
-        };
-        HeadShape {
-            repeats: action.parts.iter().any(|p| p.repeat != Repeat::Once),
-            settled,
-            product,
-            shallow: shallow(action, fixed_slots),
-            pair,
-            tails: [TailShape::of(action, 1), TailShape::of(action, 2)],
-            unread_lets: [
-                settled_lets | listed_only_lets(action, 0),
-                listed_only_lets(action, 1),
-            ],
         }
-    }
+    };
 }
 
-/// The `let` choices of part `p` (bit per index, the first 64) that only their own
-/// part's `where`s and `in` choices read: no effect, check or notation, no other `let`,
-/// no choice of a later part ([`HeadShape::unread_lets`]).
-fn listed_only_lets(action: &Action, p: usize) -> u64 {
-    let Some(part) = action.parts.get(p) else {
-        return 0;
-    };
-    let choices = || action.parts.iter().flat_map(|q| &q.choices);
-    let mut bits = 0;
-    for (i, choice) in part.choices.iter().enumerate().take(64) {
-        let Choice::Let(slot, _) = choice else {
-            continue;
-        };
-        let slots = [*slot];
-        let read_by_lets =
-            choices().any(|ch| matches!(ch, Choice::Let(s, n) if s != slot && n.reads_any(&slots)));
-        let read_later = (action.parts[p + 1..].iter())
-            .flat_map(|q| &q.choices)
-            .any(|ch| ch.reads_any(&slots));
-        let played = action.parts.iter().any(|q| q.played_reads_any(&slots));
-        if !(read_by_lets || read_later || played) {
-            bits |= 1 << i;
-        }
-    }
-    bits
-}
+sized!(W1 1 W2 2 W3 3 W4 4 W5 5 W6 6 W7 7 W8 8 W9 9 W10 10 W11 11);
 
-/// Whether an action's head is its first part alone in every position
-/// ([`HeadShape::shallow`]). A draw lists the second part with the first when it has more
-/// slots than the first part's choices (see `engine::sample`); where the second part's
-/// slots are all fixed by the board and no more than the product of the first part's fixed
-/// ones, it never has, unless a set of cells of the first part has a bound of 0 in the
-/// position: then the set is empty, and so is the head at any depth, so the draws are
-/// the same either way. A first part that may be skipped is left to the draw: skipped, it
-/// has a combination with no slot.
-fn shallow(action: &Action, fixed_slots: impl Fn(&Domain) -> Option<u64>) -> bool {
-    let [first, second, ..] = &action.parts[..] else {
-        return true;
-    };
-    if second.optional {
-        return true;
+/// The arguments of `directions(cell)` or `directions(cell, D)` when the cell is a name
+/// and `D` a constant: the cell's slot and the direction set (every direction without
+/// one).
+pub fn directions_args(args: &[Node]) -> Option<(usize, u8)> {
+    match args {
+        [Node::Local(cell)] => Some((usize::from(*cell), 0xff)),
+        [Node::Local(cell), Node::Const(dirs)] => Some((usize::from(*cell), *dirs as u8)),
+        _ => None,
     }
-    if first.optional {
-        return false;
-    }
-    let domains = |part: &Part| {
-        let ins = part.choices.iter();
-        ins.filter_map(|choice| match choice {
-            Choice::In { domain, .. } => Some(fixed_slots(domain)),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-    };
-    let later = domains(second)
-        .into_iter()
-        .try_fold(1u64, |n, slots| Some(n.saturating_mul(slots?)));
-    let least = domains(first)
-        .into_iter()
-        .flatten()
-        .fold(1u64, u64::saturating_mul);
-    later.is_some_and(|later| later <= least)
-}
-
-/// Where the two choices of a [`HeadShape::pair`] stand in the first part.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PairShape {
-    /// The index of the piece's choice.
-    pub first: u8,
-    /// The index of the part's last `in` choice.
-    pub last: u8,
-    /// Whether a `where` that is not settled follows the last choice: the listing counts
-    /// every element, and a drawn candidate is tested before it is played.
-    pub tested: bool,
 }
 
 /// How many slots a frame keeps inline.

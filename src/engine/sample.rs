@@ -67,9 +67,10 @@ use std::cell::RefCell;
 use rand::{Rng, RngExt};
 use smallvec::SmallVec;
 
-use super::board::CellId;
+use super::action::{Action, PartCode};
+use super::board::{Board, CellId};
 use super::cellset::{self, WORDS};
-use super::chain::{Env, directions_args};
+use super::chain::Env;
 use super::eval::{cells_into, domain, eval, steps, with_cells};
 use super::game::{Game, Ply};
 use super::kept::{KeptHead, Reach};
@@ -77,10 +78,11 @@ use super::natives::{Ctx, Elems, Mut};
 use super::overlay::{Moving, Overlay};
 use super::precheck::{Precheck, Verdict};
 use super::program::{
-    Action, Choice, Domain, FRAME_INLINE, Most, Node, PairShape, Part, Repeat, SetBound, TailShape,
-    frame, frame_len,
+    Choice, Domain, FRAME_INLINE, Most, Node, Part, Repeat, SetBound, directions_args, frame,
+    frame_len,
 };
 use super::radix::digit;
+use super::shape::{PairShape, TailShape};
 use super::state::{Journal, State};
 
 /// At most this many combinations are listed for a head; past that the head is the first
@@ -521,7 +523,7 @@ impl Game {
                 continue;
             }
             let c = Ctx {
-                game: self,
+                setting: self.setting(),
                 state,
                 me,
             };
@@ -559,7 +561,7 @@ impl Game {
                 continue;
             }
             let c = Ctx {
-                game: self,
+                setting: self.setting(),
                 state,
                 me,
             };
@@ -632,7 +634,7 @@ impl Game {
         let me = state.to_move;
         if action.shape.product {
             let c = Ctx {
-                game: self,
+                setting: self.setting(),
                 state,
                 me,
             };
@@ -683,7 +685,7 @@ impl Game {
             let mark = out.mark();
             let at = mark.0;
             let mut env = Env {
-                game: self,
+                setting: self.setting(),
                 state: &mut *state,
                 me,
                 locals: &mut *locals,
@@ -713,7 +715,7 @@ impl Game {
         }
         // Still too many: slots for the first part, as for the later parts.
         let c = Ctx {
-            game: self,
+            setting: self.setting(),
             state,
             me,
         };
@@ -751,7 +753,7 @@ impl Game {
     ) -> Option<(Head, u8, u64)> {
         let pair = Pair {
             c: Ctx {
-                game: self,
+                setting: self.setting(),
                 state,
                 me: state.to_move,
             },
@@ -768,7 +770,7 @@ impl Game {
     /// parts before it.
     fn part_slots(&self, state: &State, part: &Part) -> u64 {
         let c = Ctx {
-            game: self,
+            setting: self.setting(),
             state,
             me: state.to_move,
         };
@@ -949,7 +951,7 @@ fn known(
 /// An upper bound on the size of a set with this bound when it is worked out after the
 /// effects of its part's earlier parts.
 fn set_bound(bound: &SetBound, c: &Ctx) -> u64 {
-    let cells = c.game.board.len() as u64;
+    let cells = c.setting.board.len() as u64;
     let fixed = match (&bound.fixed, bound.gained) {
         (Some(set), Some(gained)) => {
             with_cells(set, c, &mut [], |s, _| cellset::count(s)) as u64 + u64::from(gained)
@@ -1006,7 +1008,7 @@ impl Pair<'_> {
                     let mask = if cell < 0 {
                         0
                     } else {
-                        c.game.board.link_dirs(cell as CellId) & dirs
+                        c.setting.board.link_dirs(cell as CellId) & dirs
                     };
                     append_mask(sets, u64::from(mask), w)
                 })
@@ -1089,15 +1091,15 @@ impl Pair<'_> {
         let c = &self.c;
         let (mut pieces, mut target) = ([0u64; W], [0u64; W]);
         if W == 1 {
-            pieces[0] = head.pieces.word(&c.game.board, c.state, c.me);
-            target[0] = head.target.word(&c.game.board, c.state, c.me);
+            pieces[0] = head.pieces.word(c.setting.board, c.state, c.me);
+            target[0] = head.target.word(c.setting.board, c.state, c.me);
         } else {
             head.pieces
-                .words_into(&c.game.board, c.state, c.me, &mut pieces[..w]);
+                .words_into(c.setting.board, c.state, c.me, &mut pieces[..w]);
             head.target
-                .words_into(&c.game.board, c.state, c.me, &mut target[..w]);
+                .words_into(c.setting.board, c.state, c.me, &mut target[..w]);
         }
-        let board = &c.game.board;
+        let board = c.setting.board;
         let mark = out.mark();
         let at = mark.0;
         let mut total = 0u64;
@@ -1234,17 +1236,17 @@ impl<'g> Tail<'g> {
 impl TailSlots for Tail<'_> {
     fn slots(&self, env: &mut Env, counted: Option<&[u64]>) -> u32 {
         let c = Ctx {
-            game: env.game,
+            setting: env.setting,
             state: env.state,
             me: env.me,
         };
         with_cells(self.fixed, &c, env.locals, |set, locals| {
-            self.of_conditions(env.game, set, locals, counted)
+            self.of_conditions(env.setting.board, set, locals, counted)
         })
     }
 
     fn overlaid(&self, env: &Env, conditions: &[u64], counted: &[u64]) -> u32 {
-        self.of_conditions(env.game, conditions, env.locals, Some(counted))
+        self.of_conditions(env.setting.board, conditions, env.locals, Some(counted))
     }
 }
 
@@ -1254,12 +1256,12 @@ impl Tail<'_> {
     #[inline(always)]
     fn of_conditions(
         &self,
-        game: &Game,
+        board: &Board,
         set: &[u64],
         locals: &[i64],
         counted: Option<&[u64]>,
     ) -> u32 {
-        let cells = game.board.len() as i64;
+        let cells = board.len() as i64;
         let known = if counted.is_some() {
             self.shape.known
         } else {
@@ -1341,7 +1343,7 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
         let chain = if p == 0 {
             &self.action.head
         } else {
-            &part.chain
+            &self.action.compiled[p].chain
         };
         // The head's last `in` choice is counted, not walked, where the chain can hand
         // it over whole (see `Chain::new`); an earlier part that moves a piece to each
@@ -1386,9 +1388,8 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
         if p + 1 == self.depth {
             return self.part(env, p + 1);
         }
-        let part = &self.action.parts[p];
         let mark = self.journal.mark();
-        let go_on = !env.play(part, self.journal) || self.part(env, p + 1);
+        let go_on = !env.play(&self.action.compiled[p], self.journal) || self.part(env, p + 1);
         self.journal.rollback(env.state, mark);
         go_on
     }
@@ -1402,7 +1403,7 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
     /// listed combination runs.
     #[inline(never)]
     fn carried_moves(&mut self, env: &mut Env, p: usize, cells: &[u64]) -> bool {
-        let part = &self.action.parts[p];
+        let part = &self.action.compiled[p];
         let slot = part.chain.gathers().expect("a gathered part") as usize;
         let mark = self.journal.mark();
         let mut go_on = true;
@@ -1450,11 +1451,11 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
         overlay: &Overlay,
         cells: &[u64],
     ) -> bool {
-        let slot = self.action.parts[0].chain.gathers();
+        let slot = self.action.compiled[0].chain.gathers();
         let slot = slot.expect("a gathered part") as usize;
         let w = cells.len();
         let c = Ctx {
-            game: env.game,
+            setting: env.setting,
             state: env.state,
             me: env.me,
         };
@@ -1475,7 +1476,7 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
             env.locals[slot] = cell as i64;
             let (mut take, mut bound) = ([0u64; W], [0u64; W]);
             let c = Ctx {
-                game: env.game,
+                setting: env.setting,
                 state: env.state,
                 me: env.me,
             };
@@ -1522,14 +1523,14 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
     #[cfg(debug_assertions)]
     fn check_overlaid(&mut self, env: &mut Env, overlaid: Option<(&[u64], u32)>) {
         let mark = self.journal.mark();
-        let moved = env.play(&self.action.parts[0], self.journal);
+        let moved = env.play(&self.action.compiled[0], self.journal);
         assert!(moved, "an overlaid move is played");
         let outer = (env.count, env.gather);
         (env.count, env.gather) = (true, false);
         let tail = self.tail;
         // (Arrays, not vectors: a debug draw allocates nothing either.)
         let mut played: Option<([u64; WORDS], u32)> = None;
-        self.action.parts[1].chain.run(env, &mut |env, leaf| {
+        self.action.compiled[1].chain.run(env, &mut |env, leaf| {
             if let Some(set) = leaf.filter(|set| !cellset::is_empty(set)) {
                 let mut words = [0u64; WORDS];
                 words[..set.len()].copy_from_slice(set);
@@ -1688,7 +1689,8 @@ impl Trial<'_, '_> {
         let mut skipped = 0u8;
         match plan.head {
             Head::Product { at, len } => {
-                let part = &action.parts[0];
+                let parts = action.part(0);
+                let part = parts.0;
                 if part.optional && head == plan.head_count - 1 {
                     part.clear_slots(self.locals);
                     skipped |= 1;
@@ -1696,8 +1698,8 @@ impl Trial<'_, '_> {
                     let factors = &s.factors[at as usize..(at + len) as usize];
                     let settled = action.shape.settled;
                     match second {
-                        None => self.part(part, factors, s, head, settled)?,
-                        Some(second) => self.part_then(part, factors, s, head, settled, second)?,
+                        None => self.part(parts, factors, s, head, settled)?,
+                        Some(second) => self.part_then(parts, factors, s, head, settled, second)?,
                     }
                 }
             }
@@ -1736,10 +1738,10 @@ impl Trial<'_, '_> {
                 continue;
             }
             if std::mem::take(&mut self.chosen_early) {
-                self.chosen(part, mine, s, value)?;
+                self.chosen((part, &action.compiled[p]), mine, s, value)?;
                 continue;
             }
-            self.part(part, mine, s, value, 0)?;
+            self.part((part, &action.compiled[p]), mine, s, value, 0)?;
         }
         Ok(skipped)
     }
@@ -1748,7 +1750,7 @@ impl Trial<'_, '_> {
     /// factor), then plays its effect and check.
     fn part(
         &mut self,
-        part: &Part,
+        part: (&Part, &PartCode),
         factors: &[Factor],
         s: &Numbered,
         value: u64,
@@ -1762,7 +1764,7 @@ impl Trial<'_, '_> {
     /// position, and stop if they differ.
     fn chosen(
         &mut self,
-        part: &Part,
+        (part, code): (&Part, &PartCode),
         factors: &[Factor],
         s: &Numbered,
         value: u64,
@@ -1770,7 +1772,7 @@ impl Trial<'_, '_> {
         if cfg!(debug_assertions) {
             let early: SmallVec<[i64; 4]> =
                 part.ins.iter().map(|&i| self.locals[i as usize]).collect();
-            let played = self.part(part, factors, s, value, 0);
+            let played = self.part((part, code), factors, s, value, 0);
             let again: SmallVec<[i64; 4]> =
                 part.ins.iter().map(|&i| self.locals[i as usize]).collect();
             assert!(
@@ -1784,14 +1786,14 @@ impl Trial<'_, '_> {
                 self.values.push(self.locals[i as usize]);
             }
         }
-        self.effect_and_check(part, None)
+        self.effect_and_check(code, None)
     }
 
     /// [`Trial::part`] for a head whose `second` part is tried before it is played.
     #[inline(never)]
     fn part_then(
         &mut self,
-        part: &Part,
+        part: (&Part, &PartCode),
         factors: &[Factor],
         s: &Numbered,
         value: u64,
@@ -1805,7 +1807,7 @@ impl Trial<'_, '_> {
     #[inline(always)]
     fn part_with(
         &mut self,
-        part: &Part,
+        (part, code): (&Part, &PartCode),
         factors: &[Factor],
         s: &Numbered,
         mut value: u64,
@@ -1847,7 +1849,7 @@ impl Trial<'_, '_> {
                 }
                 Choice::Let(slot, node) => {
                     let c = Ctx {
-                        game: self.game,
+                        setting: self.game.setting(),
                         state: self.state,
                         me: self.me,
                     };
@@ -1856,7 +1858,7 @@ impl Trial<'_, '_> {
                 Choice::Where(node) => self.holds(node)?,
             }
         }
-        self.effect_and_check(part, second)
+        self.effect_and_check(code, second)
     }
 
     /// Refuses the candidate unless `node` holds where the trial stands (a filter, a
@@ -1864,7 +1866,7 @@ impl Trial<'_, '_> {
     #[inline(always)]
     fn holds(&mut self, node: &Node) -> Result<(), Refused> {
         let c = Ctx {
-            game: self.game,
+            setting: self.game.setting(),
             state: self.state,
             me: self.me,
         };
@@ -1877,7 +1879,7 @@ impl Trial<'_, '_> {
     /// The element in slot `k` of a collection given `n` slots.
     fn nth(&mut self, d: &Domain, k: usize, n: u32) -> Result<i64, Refused> {
         let c = Ctx {
-            game: self.game,
+            setting: self.game.setting(),
             state: self.state,
             me: self.me,
         };
@@ -1918,7 +1920,7 @@ impl Trial<'_, '_> {
     ) -> Result<(), Refused> {
         let slots = u64::from(entry.tail);
         self.listed(action, plan, s, entry, k / slots, (false, None))?;
-        let part = &action.parts[plan.parts as usize];
+        let part = action.part(plan.parts as usize);
         self.part(part, &[Factor::Slots(entry.tail)], s, k % slots, 0)
     }
 
@@ -1966,7 +1968,7 @@ impl Trial<'_, '_> {
                             && action.shape.unread_lets[p] & (1 << i) != 0 => {}
                     Choice::Let(slot, node) => {
                         let c = Ctx {
-                            game: self.game,
+                            setting: self.game.setting(),
                             state: self.state,
                             me: self.me,
                         };
@@ -1978,7 +1980,7 @@ impl Trial<'_, '_> {
                     Choice::Where(_) => {}
                 }
             }
-            self.effect_and_check(part, second.filter(|_| p == 0))?;
+            self.effect_and_check(&action.compiled[p], second.filter(|_| p == 0))?;
         }
         Ok(())
     }
@@ -2006,7 +2008,7 @@ impl Trial<'_, '_> {
                         }
                         Choice::Let(slot, node) => {
                             let c = Ctx {
-                                game: self.game,
+                                setting: self.game.setting(),
                                 state: self.state,
                                 me: self.me,
                             };
@@ -2015,7 +2017,7 @@ impl Trial<'_, '_> {
                         Choice::Where(_) => {}
                     }
                 }
-                self.effect_and_check(part, None)?;
+                self.effect_and_check(&action.compiled[p], None)?;
                 if part.repeat == Repeat::Once {
                     break;
                 }
@@ -2029,7 +2031,7 @@ impl Trial<'_, '_> {
     #[inline(never)]
     fn tried_before(&mut self, second: Second) -> Verdict {
         let c = Ctx {
-            game: self.game,
+            setting: self.game.setting(),
             state: self.state,
             me: self.me,
         };
@@ -2042,7 +2044,7 @@ impl Trial<'_, '_> {
     /// Plays the part's effect, then its check; `Err` when the check fails, or when the
     /// `second` part, tried first, refuses the candidate (release builds play nothing
     /// then; debug builds note it and play on, for [`Trial::run`] to check).
-    fn effect_and_check(&mut self, part: &Part, second: Option<Second>) -> Result<(), Refused> {
+    fn effect_and_check(&mut self, part: &PartCode, second: Option<Second>) -> Result<(), Refused> {
         if let Some(second) = second {
             match self.tried_before(second) {
                 Verdict::Refused if !cfg!(debug_assertions) => return Err(Refused::Rejected),
@@ -2052,7 +2054,7 @@ impl Trial<'_, '_> {
             }
         }
         let mut m = Mut {
-            game: self.game,
+            setting: self.game.setting(),
             state: self.state,
             journal: self.journal,
             me: self.me,

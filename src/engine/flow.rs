@@ -1,0 +1,395 @@
+//! The game's flow, above the generator: listing the legal plies, playing one, and what
+//! follows it (the ply count, end rules, last player standing, passes and the stuck rule,
+//! the next turn), and plies as text (notation, parsing with the closest legal plies).
+
+use super::eval::eval;
+use super::game::{Game, IllegalPly, Ply, edit_distance, normalize};
+use super::generate::{Any, Count};
+use super::natives::Mut;
+use super::program::{Choice, EndResult, NotationPiece, Part, Repeat, Stuck, frame};
+use super::state::{Journal, NONE, Outcome, State};
+
+impl Game {
+    /// Every legal ply of the position, in generation order (none once the game is over).
+    pub fn legal_plies(&self, state: &State) -> Vec<Ply> {
+        let mut out = Vec::new();
+        self.walk(&mut state.clone(), &mut out);
+        out
+    }
+
+    /// How many legal plies the position has, without listing them.
+    pub fn count_plies(&self, state: &State) -> u64 {
+        let mut count = Count(0);
+        self.walk(&mut state.clone(), &mut count);
+        count.0
+    }
+
+    /// Whether the player to move has at least one legal ply.
+    pub fn has_legal(&self, state: &State) -> bool {
+        self.can_play(&mut state.clone())
+    }
+
+    /// [`Game::has_legal`] on a position it may use as scratch (and leaves as it was), so
+    /// that nothing is copied.
+    pub(crate) fn can_play(&self, state: &mut State) -> bool {
+        let mut any = Any(false);
+        self.walk(state, &mut any);
+        any.0
+    }
+
+    /// Plays a ply that [`Game::legal_plies`] produced for this position.
+    pub fn play(&self, state: &mut State, ply: &Ply) {
+        let me = state.to_move;
+        let action = &self.actions[ply.action as usize];
+        let mut locals = frame(action.frame);
+        self.replay(state, ply, &mut locals, None);
+        self.finish_ply(state, me);
+    }
+
+    /// What follows the effects of a ply `me` played: the ply count, ends and turns.
+    pub(super) fn finish_ply(&self, state: &mut State, me: u8) {
+        self.finish_ply_with(state, me, &mut Walking);
+    }
+
+    /// [`Game::finish_ply`], asking `probe` whether a player can play.
+    pub(super) fn finish_ply_with(&self, state: &mut State, me: u8, probe: &mut impl Probe) {
+        state.plies += 1;
+        self.after_ply(state, me, probe);
+        debug_assert!(
+            state.caches_agree(),
+            "the cell caches no longer match the stacks"
+        );
+    }
+
+    /// Runs a ply's parts on `state` and leaves the chosen values in `locals`; with
+    /// `text`, writes each part's notation there as it is played.
+    pub(super) fn replay(
+        &self,
+        state: &mut State,
+        ply: &Ply,
+        locals: &mut [i64],
+        mut text: Option<&mut String>,
+    ) {
+        let me = state.to_move;
+        let action = &self.actions[ply.action as usize];
+        let mut values = ply.values.iter();
+        let mut journal = Journal::off();
+        for (p, part) in action.parts.iter().enumerate() {
+            if ply.skipped & (1 << p) != 0 || part.repeat != Repeat::Once {
+                part.clear_slots(locals);
+            }
+            if ply.skipped & (1 << p) != 0 {
+                continue;
+            }
+            // A repeated part (the last) is played as long as values are left.
+            while part.repeat == Repeat::Once || values.len() > 0 {
+                for choice in &part.choices {
+                    match choice {
+                        Choice::In { slot, .. } => {
+                            locals[*slot as usize] = values.next().copied().unwrap_or(NONE)
+                        }
+                        Choice::Let(slot, node) => {
+                            locals[*slot as usize] = eval(node, &self.ctx(state, me), locals)
+                        }
+                        Choice::Where(_) => {}
+                    }
+                }
+                let mut m = Mut {
+                    setting: self.setting(),
+                    state,
+                    journal: &mut journal,
+                    me,
+                };
+                action.compiled[p].play.run(&mut m, locals);
+                if let Some(text) = text.as_deref_mut() {
+                    self.write_part(state, me, part, locals, text);
+                }
+                if part.repeat == Repeat::Once {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Appends the text of one part just played: its first notation case whose `when`
+    /// holds.
+    fn write_part(
+        &self,
+        state: &State,
+        me: u8,
+        part: &Part,
+        locals: &mut [i64],
+        text: &mut String,
+    ) {
+        let c = self.ctx(state, me);
+        let case = part
+            .notation
+            .iter()
+            .find(|case| case.when.as_ref().is_none_or(|w| eval(w, &c, locals) != 0));
+        for piece in case.map_or(&[][..], |case| &case.pieces) {
+            match piece {
+                NotationPiece::Text(t) => text.push_str(t),
+                NotationPiece::Value(slot, ty) => {
+                    text.push_str(&self.show(*ty, locals[*slot as usize]))
+                }
+            }
+        }
+    }
+
+    /// Ends, turn order and forced passes after `me` played a ply.
+    fn after_ply(&self, state: &mut State, me: u8, probe: &mut impl Probe) {
+        for rule in &self.ends {
+            let mut locals = frame(rule.frame);
+            if eval(&rule.when, &self.ctx(state, me), &mut locals) != 0 {
+                let winners = self.resolve(state, me, &rule.result, &mut locals);
+                state.outcome = Some(Outcome {
+                    winners,
+                    reason: None,
+                });
+                return;
+            }
+        }
+        if self.last_standing(state) {
+            return;
+        }
+        state.record(me);
+        if self.max_plies.is_some_and(|cap| state.plies >= cap) {
+            state.outcome = Some(Outcome {
+                winners: Vec::new(),
+                reason: Some("ply cap".into()),
+            });
+            return;
+        }
+        let turn_done = state.turn_over
+            || !state.is_alive(me)
+            || state.ply_in_turn >= self.plies_this_turn(state);
+        if turn_done {
+            self.next_turn(state, probe);
+        } else {
+            state.ply_in_turn += 1;
+            if !probe.can_play(self, state) {
+                self.next_turn(state, probe);
+            }
+        }
+    }
+
+    /// Sets the outcome when at most one player is left; says whether it did.
+    fn last_standing(&self, state: &mut State) -> bool {
+        if self.players.len() > 1 && state.alive.count_ones() <= 1 {
+            let winners = (0..self.players.len() as u8)
+                .filter(|&p| state.is_alive(p))
+                .collect();
+            state.outcome = Some(Outcome {
+                winners,
+                reason: None,
+            });
+            return true;
+        }
+        false
+    }
+
+    /// Hands the move to the next player in the game, then settles the new turn.
+    fn next_turn(&self, state: &mut State, probe: &mut impl Probe) {
+        if self.advance(state) {
+            self.settle_with(state, probe);
+        }
+    }
+
+    /// Starts the next turn with the next player still in the game; false (and a drawn
+    /// outcome) if nobody is left.
+    fn advance(&self, state: &mut State) -> bool {
+        state.turn += 1;
+        state.ply_in_turn = 1;
+        state.turn_over = false;
+        let (first, inits) = &self.turn_vars;
+        for (var, init) in state.vars[*first..].iter_mut().zip(inits) {
+            *var = *init;
+        }
+        let n = self.players.len() as u8;
+        match (1..=n)
+            .map(|k| (state.to_move + k) % n)
+            .find(|&p| state.is_alive(p))
+        {
+            Some(next) => {
+                state.to_move = next;
+                true
+            }
+            None => {
+                state.outcome = Some(Outcome {
+                    winners: Vec::new(),
+                    reason: None,
+                });
+                false
+            }
+        }
+    }
+
+    /// Applies the stuck rule at the start of a turn until a player who can play has the
+    /// move or the game is over. Also run on the initial position, so a first player with
+    /// nothing to do is treated like any other.
+    pub(crate) fn settle(&self, state: &mut State) {
+        self.settle_with(state, &mut Walking);
+    }
+
+    /// [`Game::settle`], asking `probe` whether a player can play.
+    fn settle_with(&self, state: &mut State, probe: &mut impl Probe) {
+        loop {
+            if state.outcome.is_some() {
+                return;
+            }
+            if probe.can_play(self, state) {
+                state.silent_passes = 0;
+                return;
+            }
+            let me = state.to_move;
+            for rule in &self.stuck_rules {
+                let mut locals = frame(rule.frame);
+                if eval(&rule.when, &self.ctx(state, me), &mut locals) != 0 {
+                    let winners = self.resolve(state, me, &rule.result, &mut locals);
+                    state.outcome = Some(Outcome {
+                        winners,
+                        reason: None,
+                    });
+                    return;
+                }
+            }
+            match self.stuck {
+                Stuck::Lose => {
+                    state.alive &= !(1 << state.to_move);
+                    if self.players.len() == 1 {
+                        state.outcome = Some(Outcome {
+                            winners: Vec::new(),
+                            reason: None,
+                        });
+                        return;
+                    }
+                    if self.last_standing(state) {
+                        return;
+                    }
+                }
+                Stuck::Pass { scored } => {
+                    state.silent_passes += 1;
+                    if state.silent_passes >= state.alive.count_ones() {
+                        let winners = if scored {
+                            self.score_winner(state)
+                        } else {
+                            Vec::new()
+                        };
+                        state.outcome = Some(Outcome {
+                            winners,
+                            reason: None,
+                        });
+                        return;
+                    }
+                }
+            }
+            if !self.advance(state) {
+                return;
+            }
+        }
+    }
+
+    fn resolve(&self, state: &State, me: u8, result: &EndResult, locals: &mut [i64]) -> Vec<u8> {
+        let c = self.ctx(state, me);
+        match result {
+            EndResult::Winner(node) => {
+                let p = eval(node, &c, locals);
+                if p < 0 { Vec::new() } else { vec![p as u8] }
+            }
+            EndResult::Loser(node) => {
+                let p = eval(node, &c, locals);
+                (0..self.players.len() as u8)
+                    .filter(|&q| q as i64 != p && state.is_alive(q))
+                    .collect()
+            }
+            EndResult::Draw => Vec::new(),
+            EndResult::Score => self.score_winner(state),
+        }
+    }
+
+    /// The canonical text of a legal ply in this position.
+    pub fn notation(&self, state: &State, ply: &Ply) -> String {
+        let action = &self.actions[ply.action as usize];
+        let mut scratch = state.clone();
+        let mut locals = frame(action.frame);
+        let mut text = String::new();
+        self.replay(&mut scratch, ply, &mut locals, Some(&mut text));
+        text
+    }
+
+    /// The legal plies with their texts, sorted by text.
+    pub fn legal_with_notation(&self, state: &State) -> Vec<(String, Ply)> {
+        let mut all: Vec<(String, Ply)> = self
+            .legal_plies(state)
+            .into_iter()
+            .map(|p| (self.notation(state, &p), p))
+            .collect();
+        all.sort();
+        all
+    }
+
+    /// Fails when two different legal plies share one text (case and spaces ignored): a
+    /// fault of the game file's notation templates, which would make a ply impossible to
+    /// name and a count of plies wrong.
+    pub fn check_notation(&self, legal: &[(String, Ply)]) -> Result<(), String> {
+        let mut seen: std::collections::HashMap<String, &Ply> = Default::default();
+        for (text, ply) in legal {
+            if let Some(other) = seen.insert(normalize(text), ply) {
+                return Err(format!(
+                    "two different plies are both written `{text}` (actions `{}` and `{}`): \
+                     the game file's notation must tell them apart",
+                    self.actions[other.action as usize].name,
+                    self.actions[ply.action as usize].name
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Finds the legal ply written `text` (case and extra spaces ignored).
+    pub fn parse_ply(&self, state: &State, text: &str) -> Result<Ply, IllegalPly> {
+        let wanted = normalize(text);
+        let legal = self.legal_with_notation(state);
+        if let Some((_, ply)) = legal.iter().find(|(t, _)| normalize(t) == wanted) {
+            return Ok(ply.clone());
+        }
+        // Plies that begin with what was typed come first (`d5` for `d5xa1`: a move
+        // given without the capture it makes), then by how few letters differ.
+        let mut ranked: Vec<(bool, usize, &String)> = legal
+            .iter()
+            .map(|(t, _)| {
+                let t_norm = normalize(t);
+                (
+                    !t_norm.starts_with(&wanted),
+                    edit_distance(&t_norm, &wanted),
+                    t,
+                )
+            })
+            .collect();
+        ranked.sort();
+        Err(IllegalPly {
+            text: text.trim().to_string(),
+            closest: ranked
+                .into_iter()
+                .take(5)
+                .map(|(_, _, t)| t.clone())
+                .collect(),
+        })
+    }
+}
+
+/// How the rules ask whether the player to move has a legal ply (after every ply, and
+/// for each player in turn while players are stuck). The answer decides passes and
+/// losses; a probe may also keep what it found (a random playout draws the next ply).
+pub(crate) trait Probe {
+    fn can_play(&mut self, game: &Game, state: &mut State) -> bool;
+}
+
+/// Asks by walking the plies until the first.
+pub(crate) struct Walking;
+
+impl Probe for Walking {
+    fn can_play(&mut self, game: &Game, state: &mut State) -> bool {
+        game.can_play(state)
+    }
+}
