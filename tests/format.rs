@@ -544,7 +544,7 @@ fn groups_liberties_captures_and_superko() {
     assert!(!texts(&g, &s).contains(&"a1".to_string()));
     // Liberties through the hook: a's group {a2} has a1, a3 and b2 free.
     let c = rulebook::engine::natives::Ctx {
-        setting: g.setting(),
+        board: &g.board,
         state: &s,
         me: 0,
     };

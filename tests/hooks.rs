@@ -355,7 +355,7 @@ proptest! {
             prop_assert_eq!((files, ranks), (1, 1), "{} leaves no cell", shape);
             return Ok(());
         };
-        let c = Ctx { setting: g.setting(), state: &s, me: 0 };
+        let c = Ctx { board: &g.board, state: &s, me: 0 };
         let mut counted = [vec![false; g.board.len()], vec![false; g.board.len()]];
         let mut groups = [0i64; 2];
         for start in 0..g.board.len() {
@@ -431,7 +431,7 @@ proptest! {
         let n = g0.board.len();
         let check = |g: &Game, s: &State, cell: usize| -> Result<(), TestCaseError> {
             let size = plain_group(g, s, cell, dirs).iter().filter(|&&x| x).count() as i64;
-            let c = Ctx { setting: g.setting(), state: s, me: 0 };
+            let c = Ctx { board: &g.board, state: s, me: 0 };
             prop_assert_eq!(groups::group_size(&c.view(), cell as i64, dirs as i64), size, "at {}", g.board.names[cell]);
             Ok(())
         };
@@ -482,7 +482,7 @@ fn a_hexagonal_board_links_six_neighbours_and_groups_through_them() {
     let mut state = g.start();
     crate::common::play(&g, &mut state, "c3; a1; d4; e5; b4");
     let c = Ctx {
-        setting: g.setting(),
+        board: &g.board,
         state: &state,
         me: 0,
     };

@@ -1104,8 +1104,8 @@ impl MctsBot {
 }
 
 /// The first ply of the shortest line of the mover's own plies that wins the game alone
-/// before its turn ends, if one is found within [`TURN_SEARCH`] positions (fewer if
-/// `give_up` says so: it is asked every [`CLOCK_EVERY`] positions): a ply that wins at
+/// before its turn ends, if one is found within `TURN_SEARCH` positions (fewer if
+/// `give_up` says so: it is asked every `CLOCK_EVERY` positions): a ply that wins at
 /// once if there is one, else, in a turn of several plies, the first of two plies that
 /// win (a piece that steps into place, then strikes), and so on.
 ///

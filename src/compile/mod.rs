@@ -310,7 +310,7 @@ impl Compiler<'_> {
             cell: None,
         };
         let (players, seat_names) = self.players(&env)?;
-        let board = self.board(&params)?;
+        let mut board = self.board(&params)?;
         let kinds = self.kinds(&players)?;
 
         // Every game-level name, checked for clashes.
@@ -514,7 +514,7 @@ impl Compiler<'_> {
                 "one too many",
             ));
         }
-        let forward = self.forwards(&players)?;
+        board.forward = self.forwards(&players)?;
         let initial = State::new(stacks, vars, players.len(), kinds.len());
         let mut game = Game {
             // Printed by every command: escaped once here, so no control character of the
@@ -523,7 +523,6 @@ impl Compiler<'_> {
             rules: printable_lines(&f.game.rules).into_owned(),
             params,
             players,
-            forward,
             board,
             draw_lines: f.board.lines,
             shown_height,

@@ -193,7 +193,7 @@ impl Env<'_> {
     /// taken back to a mark of the journal either way).
     pub fn play(&mut self, part: &PartCode, journal: &mut Journal) -> bool {
         let mut m = Mut {
-            setting: self.setting,
+            board: self.board,
             state: self.state,
             journal,
             me: self.me,

@@ -90,6 +90,9 @@ pub struct Board {
     id: u64,
     /// The directions whose every link has a link back in the opposite direction.
     two_way: u8,
+    /// Per player, the direction their seat calls forward (or `NONE`): how each seat
+    /// faces the board (`forward` in `[[players]]`); empty until the seats are known.
+    pub forward: Vec<i64>,
 }
 
 /// The next [`Board::id`] to hand out.
@@ -137,6 +140,7 @@ impl Board {
             rays: Vec::new(),
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             two_way: 0,
+            forward: Vec::new(),
         }
     }
 

@@ -12,18 +12,18 @@
 
 use std::fmt;
 
-use super::board::CellId;
+use super::board::{Board, CellId};
 use super::cellset::{self, WORDS};
 use super::eval::{cells_into, domain, eval, steps};
-use super::natives::{Ctx, Elems, Setting};
+use super::natives::{Ctx, Elems};
 use super::program::{Choice, Domain, Node, directions_args};
 use super::state::{NONE, State};
 
 /// What a chain walks with: the game, the position (which the continuation may change
 /// and must give back as it was), the player to move and the frame of names.
 pub struct Env<'a> {
-    /// The setting of the game whose choices these are.
-    pub setting: Setting<'a>,
+    /// The board of the game whose choices these are.
+    pub board: &'a Board,
     /// The position, given back as it was by every continuation.
     pub state: &'a mut State,
     /// The player to move.
@@ -64,7 +64,7 @@ impl fmt::Debug for Chain {
 macro_rules! ctx {
     ($env:expr) => {
         Ctx {
-            setting: $env.setting,
+            board: $env.board,
             state: $env.state,
             me: $env.me,
         }
@@ -204,7 +204,7 @@ fn link(choice: &Choice, countable: bool, last: bool, special: bool, next: Link)
                 if cell < 0 {
                     return true;
                 }
-                let mask = u64::from(env.setting.board.link_dirs(cell as CellId) & dirs);
+                let mask = u64::from(env.board.link_dirs(cell as CellId) & dirs);
                 cellset::members(&[mask])
                     .all(|d| take(env, k, slot, filter.as_ref(), &next, d as i64))
             })
@@ -252,8 +252,7 @@ fn link(choice: &Choice, countable: bool, last: bool, special: bool, next: Link)
                 env.locals[slot] = if x < 0 || !(0..8).contains(&d) {
                     NONE
                 } else {
-                    env.setting
-                        .board
+                    env.board
                         .step(x as CellId, d as usize)
                         .map_or(NONE, i64::from)
                 };

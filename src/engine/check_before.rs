@@ -85,7 +85,7 @@ impl CheckBefore {
     /// board, onto the cell it is from, from an empty cell, or a top piece off a stack
     /// of several), which is then played as usual.
     pub fn holds(&self, c: &Ctx, locals: &mut [i64]) -> Option<bool> {
-        let cells = c.setting.board.len() as i64;
+        let cells = c.board.len() as i64;
         let (from, to) = (locals[self.from as usize], locals[self.to as usize]);
         if !(0..cells).contains(&from) || !(0..cells).contains(&to) || from == to {
             return None;
@@ -115,14 +115,14 @@ impl CheckBefore {
                     if let [like] = like {
                         // A board of one word: the set in a register.
                         let after = like & !(1 << from) & !(1 << to) | onto << to;
-                        groups::size_within(c.setting.board, &[after], cell, dirs)
+                        groups::size_within(c.board, &[after], cell, dirs)
                     } else {
                         let mut after = [0u64; WORDS];
                         after[..words].copy_from_slice(like);
                         after[from / 64] &= !(1 << (from % 64));
                         after[to / 64] &= !(1 << (to % 64));
                         after[to / 64] |= onto << (to % 64);
-                        groups::size_within(c.setting.board, &after[..words], cell, dirs)
+                        groups::size_within(c.board, &after[..words], cell, dirs)
                     }
                 }
             } else {

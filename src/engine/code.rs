@@ -344,11 +344,11 @@ impl<'g> Kit<'g> {
             Node::Height(x) => self.on_cell(x, height_of),
             Node::Empty(x) => self.on_cell(x, empty_of),
             Node::File(x) => self.on_cell(x, |c, x| match x {
-                x if x >= 0 => c.setting.board.coords[x as usize].0 as i64,
+                x if x >= 0 => c.board.coords[x as usize].0 as i64,
                 _ => 0,
             }),
             Node::Rank(x) => self.on_cell(x, |c, x| match x {
-                x if x >= 0 => c.setting.board.coords[x as usize].1 as i64,
+                x if x >= 0 => c.board.coords[x as usize].1 as i64,
                 _ => 0,
             }),
             Node::Count(x, k) => {
@@ -752,13 +752,11 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
         }
         SetExpr::Neighbours(x, table) => {
             let table = *table;
-            at_cell(k, x, move |c, x| {
-                words(c.setting.board.neighbours(table, x))
-            })
+            at_cell(k, x, move |c, x| words(c.board.neighbours(table, x)))
         }
         SetExpr::Leaps(x, table) => {
             let table = *table;
-            at_cell(k, x, move |c, x| words(c.setting.board.leaps(table, x)))
+            at_cell(k, x, move |c, x| words(c.board.leaps(table, x)))
         }
         SetExpr::HeightNear(value, radius) => {
             let radius = *radius;
@@ -836,7 +834,7 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
             let (x, d) = (k.scalar(x), k.scalar(d));
             Box::new(move |c, l| match (x(c, l), d(c, l)) {
                 (x, d) if x >= 0 && (0..8).contains(&d) => {
-                    words(c.setting.board.ray(x as CellId, d as usize))
+                    words(c.board.ray(x as CellId, d as usize))
                 }
                 _ => [0; W],
             })
@@ -851,7 +849,7 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
             Box::new(move |c, l| {
                 let s = inner(c, l);
                 let mut near = all;
-                c.setting.board.near(table, &s, &mut near);
+                c.board.near(table, &s, &mut near);
                 near
             })
         }
@@ -905,7 +903,7 @@ impl<const W: usize> Rest<'_, W> {
                 let mut acc = kept(c);
                 if acc.iter().any(|&a| a != 0) {
                     let s = inner(c, l);
-                    c.setting.board.near(table, &s, &mut acc);
+                    c.board.near(table, &s, &mut acc);
                 }
                 acc
             });

@@ -42,7 +42,7 @@ impl Standalone {
 }
 
 /// Evaluates an expression to a scalar: the commonest leaves here, the rest in
-/// [`eval_node`].
+/// `eval_node`.
 #[inline(always)]
 pub fn eval(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
     match node {
@@ -92,11 +92,11 @@ fn eval_node(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
             u32::MAX,
         ),
         Node::File(x) => match eval(x, c, locals) {
-            x if x >= 0 => c.setting.board.coords[x as usize].0 as i64,
+            x if x >= 0 => c.board.coords[x as usize].0 as i64,
             _ => 0,
         },
         Node::Rank(x) => match eval(x, c, locals) {
-            x if x >= 0 => c.setting.board.coords[x as usize].1 as i64,
+            x if x >= 0 => c.board.coords[x as usize].1 as i64,
             _ => 0,
         },
         Node::Bind(slot, value, body) => {
@@ -346,7 +346,7 @@ pub fn steps(cell: &Node, dirs: &Node, target: &SetExpr, c: &Ctx, locals: &mut [
     if cell < 0 {
         return 0;
     }
-    let board = c.setting.board;
+    let board = c.board;
     let mut left = (eval(dirs, c, locals) & 0xff) as u8 & board.link_dirs(cell as CellId);
     with_cells(target, c, locals, |target, _| {
         let mut mask = 0u64;
@@ -409,7 +409,7 @@ fn words<const W: usize>(s: &[u64]) -> [u64; W] {
 fn cells<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W] {
     match set {
         SetExpr::Conj(terms) => {
-            let mut acc: [u64; W] = words(c.setting.board.all());
+            let mut acc: [u64; W] = words(c.board.all());
             for (negated, term) in terms.iter() {
                 let x = leaf::<W>(term, c, locals);
                 let mut any = 0;
@@ -438,7 +438,7 @@ fn cells<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W]
 /// Works out a set that is not a combination of others (those go back to [`cells`]).
 #[inline]
 pub(super) fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W] {
-    let (board, state) = (c.setting.board, c.state);
+    let (board, state) = (c.board, c.state);
     let minus = |mut a: [u64; W], b: &[u64]| {
         for (x, y) in a.iter_mut().zip(b) {
             *x &= !y;
@@ -460,7 +460,7 @@ pub(super) fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -
             }
         },
         SetExpr::TopKind(k) => match eval(k, c, locals) {
-            k if k >= 0 && k < i64::from(c.setting.kinds) => words(state.topped_by_kind(k as u8)),
+            k if k >= 0 && k < c.state.kinds() as i64 => words(state.topped_by_kind(k as u8)),
             k if k >= 0 => [0; W],
             _ => minus(words(board.all()), state.occupied()),
         },
@@ -538,7 +538,7 @@ pub(super) fn heights_near<const W: usize>(c: &Ctx, value: i64, radius: i64) -> 
     }
     // Not kept (never, once the optimiser asked for it, until a stack reaches 65,534
     // pieces: `State::of_height`): test each cell.
-    for cell in 0..c.setting.board.len() {
+    for cell in 0..c.board.len() {
         let height = c.state.stack(cell as CellId).len() as i64;
         if height_within(height, value, radius) {
             cellset::insert(&mut s, cell);
@@ -616,7 +616,7 @@ pub fn call_effect(f: EffectFn, args: &[Node], m: &mut Mut, locals: &mut [i64]) 
 /// `slide(x, d)`: the cells of the ray from `x` towards `d` before the first occupied one
 /// (none for no cell or no direction). Shared by the tree-walker and the compiled sets.
 pub(super) fn slide<const W: usize>(c: &Ctx, x: i64, d: i64) -> [u64; W] {
-    let (board, state) = (c.setting.board, c.state);
+    let (board, state) = (c.board, c.state);
     match (x, d) {
         (x, d) if x >= 0 && (0..8).contains(&d) => {
             let ray: [u64; W] = words(board.ray(x as CellId, d as usize));

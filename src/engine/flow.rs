@@ -95,7 +95,7 @@ impl Game {
                     }
                 }
                 let mut m = Mut {
-                    setting: self.setting(),
+                    board: &self.board,
                     state,
                     journal: &mut journal,
                     me,

@@ -8,7 +8,7 @@ use smallvec::SmallVec;
 
 use super::action::Action;
 use super::board::{Board, DIRECTIONS};
-use super::natives::{Ctx, Setting};
+use super::natives::Ctx;
 use super::program::{EndRule, Phase, Standalone, Stuck};
 use super::state::State;
 use crate::lang::types::Type;
@@ -106,8 +106,6 @@ pub struct Game {
     pub params: Vec<ParamValue>,
     /// The players taking part, in turn order.
     pub players: Vec<String>,
-    /// Per player, the direction its seat calls forward (or `NONE`).
-    pub forward: Vec<i64>,
     pub board: Board,
     /// Whether the board is drawn as points joined by lines (its links).
     pub draw_lines: bool,
@@ -196,20 +194,10 @@ impl Game {
         self.initial.clone()
     }
 
-    /// What expressions read of the game besides the position ([`Setting`]).
-    #[inline]
-    pub fn setting(&self) -> Setting<'_> {
-        Setting {
-            board: &self.board,
-            forward: &self.forward,
-            kinds: self.kinds.len() as u16,
-        }
-    }
-
     /// What an expression of the game reads in `state`, with `me` the player it asks for.
     pub(super) fn ctx<'a>(&'a self, state: &'a State, me: u8) -> Ctx<'a> {
         Ctx {
-            setting: self.setting(),
+            board: &self.board,
             state,
             me,
         }

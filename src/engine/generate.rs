@@ -8,7 +8,7 @@
 //! result: otherwise the ply is complete once its choices are made. A repeated part's
 //! plays bind its names in the same slots: once the plays after one are walked, it gets
 //! its own back, so that its choices go on as they began. What happens to a
-//! complete ply is the [`Sink`]'s business: listing (`legal_plies`, `perft`) or stopping
+//! complete ply is the `Sink`'s business: listing (`legal_plies`, `perft`) or stopping
 //! at the first (the stuck test after every ply).
 
 use smallvec::SmallVec;
@@ -109,7 +109,7 @@ impl Game {
                 }
                 let mut locals = frame(action.frame);
                 let mut env = Env {
-                    setting: self.setting(),
+                    board: &self.board,
                     state: scratch,
                     me,
                     locals: &mut locals,
@@ -141,7 +141,7 @@ impl Game {
         let mut journal = Journal::recording();
         let mut locals = frame(action.frame);
         let mut env = Env {
-            setting: self.setting(),
+            board: &self.board,
             me: scratch.to_move,
             state: scratch,
             locals: &mut locals,

@@ -3,7 +3,7 @@
 //! it steps, onto a cell of such a set (an empty cell, an enemy's, one topped by a kind).
 //!
 //! A random draw (`engine::sample`) lists every action's head at every ply, and for most
-//! games most heads are of this kind ([`super::program::HeadShape::pair`] with kept sets
+//! games most heads are of this kind ([`super::shape::HeadShape::pair`] with kept sets
 //! on both sides). Listed through the compiled expressions, each piece costs a call for
 //! its set, one for its steps and one for their target, and a walk that handles every
 //! kind of pair head; read here, it is a few word operations, with the same entries in

@@ -10,28 +10,12 @@ use super::hooks::{Edit, View, groups, line_of_sight, push};
 use super::state::{EMPTY_TOP, Journal, NEUTRAL, NONE, Piece, State};
 use crate::lang::types::Type;
 
-/// What expressions read of a game besides the position: its board, the direction each
-/// seat calls forward (one per player) and how many kinds of piece it has. Natives, hooks
-/// and compiled expressions see this, never the whole game, so that nothing below the
-/// game's flow depends on it.
-#[derive(Clone, Copy)]
-pub struct Setting<'a> {
-    pub board: &'a Board,
-    pub forward: &'a [i64],
-    pub kinds: u16,
-}
-
-impl Setting<'_> {
-    /// How many players the game has.
-    #[inline]
-    pub fn players(&self) -> usize {
-        self.forward.len()
-    }
-}
-
-/// What a native function sees: the game's setting, the position and the player `me`.
+/// What a native function sees: the board (with the direction each seat calls
+/// forward), the position (which knows how many players and kinds the game has) and the
+/// player `me`. Natives, hooks and compiled expressions see this, never the whole game, so
+/// that nothing below the game's flow depends on it.
 pub struct Ctx<'a> {
-    pub setting: Setting<'a>,
+    pub board: &'a Board,
     pub state: &'a State,
     pub me: u8,
 }
@@ -41,17 +25,17 @@ impl Ctx<'_> {
     #[inline]
     pub fn view(&self) -> View<'_> {
         View {
-            board: self.setting.board,
+            board: self.board,
             state: self.state,
-            players: self.setting.players(),
-            kinds: usize::from(self.setting.kinds),
+            players: self.state.players(),
+            kinds: self.state.kinds(),
         }
     }
 }
 
 /// What an effect sees: the same, with the position open for change through a journal.
 pub struct Mut<'a> {
-    pub setting: Setting<'a>,
+    pub board: &'a Board,
     pub state: &'a mut State,
     pub journal: &'a mut Journal,
     pub me: u8,
@@ -61,7 +45,7 @@ impl Mut<'_> {
     /// What a hook may change of it ([`Edit`]).
     pub fn edit(&mut self) -> Edit<'_> {
         Edit {
-            board: self.setting.board,
+            board: self.board,
             state: self.state,
             journal: self.journal,
         }
@@ -71,7 +55,7 @@ impl Mut<'_> {
     #[inline(always)]
     pub fn ctx(&self) -> Ctx<'_> {
         Ctx {
-            setting: self.setting,
+            board: self.board,
             state: self.state,
             me: self.me,
         }
@@ -224,7 +208,7 @@ pub static NATIVES: &[Native] = &[
         Dir,
         "The direction the player's seat calls forward (`forward` in `[[players]]`), or none.",
         Value(|c, a| c
-            .setting
+            .board
             .forward
             .get(a[0].max(0) as usize)
             .copied()
@@ -308,7 +292,7 @@ pub static NATIVES: &[Native] = &[
         Value(|c, a| if a[0] < 0 {
             0
         } else {
-            c.setting.board.coords[a[0] as usize].0 as i64
+            c.board.coords[a[0] as usize].0 as i64
         })
     ),
     native!(
@@ -319,7 +303,7 @@ pub static NATIVES: &[Native] = &[
         Value(|c, a| if a[0] < 0 {
             0
         } else {
-            c.setting.board.coords[a[0] as usize].1 as i64
+            c.board.coords[a[0] as usize].1 as i64
         })
     ),
     native!(
@@ -327,7 +311,7 @@ pub static NATIVES: &[Native] = &[
         [Int, Int],
         Cell,
         "The cell at (file, rank), or none.",
-        Value(|c, a| c.setting.board.at(a[0], a[1]).map_or(NONE, |x| x as i64))
+        Value(|c, a| c.board.at(a[0], a[1]).map_or(NONE, |x| x as i64))
     ),
     native!(
         "step",
@@ -341,7 +325,7 @@ pub static NATIVES: &[Native] = &[
         [Cell, Dir],
         Cell,
         "The first empty cell going from a cell (itself included) in a direction, following links; `none` if the edge comes first. Where `push(cell, dir)` would make room.",
-        Value(|c, a| push::first_empty(c.setting.board, c.state, a))
+        Value(|c, a| push::first_empty(c.board, c.state, a))
     ),
     native!(
         "opposite",
@@ -439,21 +423,21 @@ pub static NATIVES: &[Native] = &[
         [],
         Cells,
         "Every cell of the board, in order a1, b1, ..., then a2, ...",
-        Set(|c, _, out| out.extend((0..c.setting.board.len()).map(|i| i as i64)))
+        Set(|c, _, out| out.extend((0..c.board.len()).map(|i| i as i64)))
     ),
     native!(
         "all_players",
         [],
         Players,
         "Every player of this game, in turn order (eliminated ones too).",
-        Set(|c, _, out| out.extend((0..c.setting.players()).map(|i| i as i64)))
+        Set(|c, _, out| out.extend((0..c.state.players()).map(|i| i as i64)))
     ),
     native!(
         "kinds",
         [],
         Kinds,
         "Every piece kind of this game, in the order of their names (as [pieces] sorts them).",
-        Set(|c, _, out| out.extend((0..usize::from(c.setting.kinds)).map(|i| i as i64)))
+        Set(|c, _, out| out.extend((0..c.state.kinds()).map(|i| i as i64)))
     ),
     native!(
         "adjacent",
@@ -634,14 +618,14 @@ fn top<'a>(c: &'a Ctx, cell: i64) -> Option<&'a Piece> {
 /// `step(cell, dir)`: see [`Board::step_value`].
 #[inline]
 pub(crate) fn step(c: &Ctx, cell: i64, dir: i64) -> i64 {
-    c.setting.board.step_value(cell, dir)
+    c.board.step_value(cell, dir)
 }
 
 fn next_player(c: &Ctx, a: &[i64]) -> i64 {
     if a[0] < 0 {
         return NONE;
     }
-    let n = c.setting.players() as i64;
+    let n = c.state.players() as i64;
     (1..=n)
         .map(|k| (a[0] + k) % n)
         .find(|&p| c.state.is_alive(p as u8))
@@ -654,7 +638,7 @@ fn adjacent(c: &Ctx, cell: i64, set: i64, out: &mut Elems) {
     }
     for d in 0..DIRECTIONS.len() {
         if set & (1 << d) != 0
-            && let Some(n) = c.setting.board.step(cell as CellId, d)
+            && let Some(n) = c.board.step(cell as CellId, d)
         {
             out.push(n as i64);
         }
@@ -666,7 +650,7 @@ fn directions(c: &Ctx, cell: i64, set: i64, out: &mut Elems) {
         return;
     }
     for d in 0..DIRECTIONS.len() {
-        if set & (1 << d) != 0 && c.setting.board.step(cell as CellId, d).is_some() {
+        if set & (1 << d) != 0 && c.board.step(cell as CellId, d).is_some() {
             out.push(d as i64);
         }
     }
@@ -687,7 +671,7 @@ fn empty_region(c: &Ctx, cell: i64, dirs: i64, out: &mut Elems) {
 fn leaps(c: &Ctx, a: &[i64], out: &mut Elems) {
     let Some(&(file, rank)) = usize::try_from(a[0])
         .ok()
-        .and_then(|x| c.setting.board.coords.get(x))
+        .and_then(|x| c.board.coords.get(x))
     else {
         return;
     };
@@ -695,7 +679,7 @@ fn leaps(c: &Ctx, a: &[i64], out: &mut Elems) {
     for (df, dr) in [(p, q), (q, p)] {
         for (sf, sr) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
             let (f, r) = (file as i64 + sf * df, rank as i64 + sr * dr);
-            if let Some(x) = c.setting.board.at(f, r).map(i64::from)
+            if let Some(x) = c.board.at(f, r).map(i64::from)
                 && x != a[0]
                 && !out.contains(&x)
             {
@@ -712,10 +696,7 @@ pub fn each_direction(_: &Ctx, a: &[i64], out: &mut Elems) {
 
 fn slide(c: &Ctx, a: &[i64], out: &mut Elems) {
     let mut cur = step(c, a[0], a[1]);
-    while cur >= 0
-        && out.len() <= c.setting.board.len()
-        && c.state.top_code(cur as CellId) == EMPTY_TOP
-    {
+    while cur >= 0 && out.len() <= c.board.len() && c.state.top_code(cur as CellId) == EMPTY_TOP {
         out.push(cur);
         cur = step(c, cur, a[1]);
     }
@@ -723,7 +704,7 @@ fn slide(c: &Ctx, a: &[i64], out: &mut Elems) {
 
 fn ray(c: &Ctx, a: &[i64], out: &mut Elems) {
     let mut cur = step(c, a[0], a[1]);
-    while cur >= 0 && out.len() <= c.setting.board.len() {
+    while cur >= 0 && out.len() <= c.board.len() {
         out.push(cur);
         cur = step(c, cur, a[1]);
     }
@@ -806,11 +787,11 @@ pub fn lookup(name: &str) -> impl Iterator<Item = &'static Native> + '_ {
 
 /// What an effect can do to the sets of a later part, where that is bounded: change the
 /// stacks of at most `cells` cells, and add at most `tops` cells to a set of tops
-/// ([`SetExpr::of_tops`]): none for a whole stack moved or removed, one for a piece put
+/// ([`SetExpr::of_tops`](super::program::SetExpr::of_tops)): none for a whole stack moved or removed, one for a piece put
 /// down or a top piece moved or removed (which shows the piece under it). `named` has a
 /// bit per local slot (below 64) holding a cell that one of the `cells` edits names, a
 /// name chosen by the action before the effect and kept to its end: a later set that
-/// leaves that name's cell out ([`SetBound::excluded`]) cannot gain it.
+/// leaves that name's cell out ([`SetBound::excluded`](super::program::SetBound::excluded)) cannot gain it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Edits {
     pub cells: u32,

@@ -682,7 +682,7 @@ impl Term {
         match self {
             Term::All => true,
             Term::Occupied => !empty,
-            Term::Mask(m) => cellset::contains(c.setting.board.mask(*m), cell),
+            Term::Mask(m) => cellset::contains(c.board.mask(*m), cell),
             Term::TopKind(k) => match value(k, c, locals) {
                 k if k >= 0 => !empty && i64::from(seen.top >> 8) == k,
                 _ => empty,

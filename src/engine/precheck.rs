@@ -311,14 +311,14 @@ fn admits(set: &SetExpr, top: u16, cell: usize, c: &Ctx, locals: &mut [i64]) -> 
         SetExpr::All => true,
         SetExpr::Empty => empty,
         SetExpr::Occupied => !empty,
-        SetExpr::Mask(m) => cellset::contains(c.setting.board.mask(*m), cell),
+        SetExpr::Mask(m) => cellset::contains(c.board.mask(*m), cell),
         SetExpr::TopKind(k) => match eval(k, c, locals) {
             k if k < 0 => empty,
             k => !empty && i64::from(top >> 8) == k,
         },
         SetExpr::OwnedBy(p) => match eval(p, c, locals) {
             p if p < 0 => empty || top & 0xff == u16::from(super::state::NEUTRAL),
-            p if p < c.setting.players() as i64 => !empty && i64::from(top & 0xff) == p,
+            p if p < c.state.players() as i64 => !empty && i64::from(top & 0xff) == p,
             _ => return None,
         },
         SetExpr::Single(x) => eval(x, c, locals) == cell as i64,

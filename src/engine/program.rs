@@ -509,9 +509,9 @@ pub enum Choice {
 /// only the position (`fixed`, which changes by at most one cell per cell edited) and the
 /// terms with a size of their own (`cap`: one cell, a cell's neighbours) each bound it.
 /// Where `fixed` is a set of tops ([`SetExpr::of_tops`]), it gains at most
-/// [`Edits::tops`] cells rather than one per cell edited. A cell the set leaves out by
+/// [`Edits::tops`](super::natives::Edits::tops) cells rather than one per cell edited. A cell the set leaves out by
 /// name (`x != from`, the local slots in `excluded`, one bit each) never joins it, so an
-/// edit of that named cell ([`Edits::named`]) adds nothing. `gained` is what the effects
+/// edit of that named cell ([`Edits::named`](super::natives::Edits::named)) adds nothing. `gained` is what the effects
 /// of the part's earlier parts can add to `fixed` (`None` when they are not bounded, a
 /// push or a loop), and `gained_last` what the effect of the part just before can add
 /// (the one effect a listing has not played when it reaches this part), both worked out

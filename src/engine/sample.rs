@@ -57,7 +57,7 @@
 //! every one is refused, only the fallback actions can give a ply, and they are listed.
 //! Where parts follow the head, every legal ply is listed instead (the listing plays each
 //! head once for all its completions) and one drawn from the list. The result is exactly
-//! uniform either way, only the cost depends on luck. An action the draw's [`Route`] marks
+//! uniform either way, only the cost depends on luck. An action the draw's `Route` marks
 //! listed is numbered by its plies, walked, as an action whose last part repeats always
 //! is: every candidate of its legal. The buffers a draw needs are kept per thread and
 //! reused, so drawing allocates nothing once warm.
@@ -183,7 +183,7 @@ struct Plan {
     /// per `in` choice of each, in order).
     tail: u32,
     /// Where the names the first part works out once (its action's
-    /// [`super::program::HeadShape::settled`] `let`s) start in [`Numbered::frames`];
+    /// [`super::shape::HeadShape::settled`] `let`s) start in [`Numbered::frames`];
     /// [`FRESH`] when it has none.
     frame: u32,
     size: u64,
@@ -523,7 +523,7 @@ impl Game {
                 continue;
             }
             let c = Ctx {
-                setting: self.setting(),
+                board: &self.board,
                 state,
                 me,
             };
@@ -561,7 +561,7 @@ impl Game {
                 continue;
             }
             let c = Ctx {
-                setting: self.setting(),
+                board: &self.board,
                 state,
                 me,
             };
@@ -634,7 +634,7 @@ impl Game {
         let me = state.to_move;
         if action.shape.product {
             let c = Ctx {
-                setting: self.setting(),
+                board: &self.board,
                 state,
                 me,
             };
@@ -685,7 +685,7 @@ impl Game {
             let mark = out.mark();
             let at = mark.0;
             let mut env = Env {
-                setting: self.setting(),
+                board: &self.board,
                 state: &mut *state,
                 me,
                 locals: &mut *locals,
@@ -715,7 +715,7 @@ impl Game {
         }
         // Still too many: slots for the first part, as for the later parts.
         let c = Ctx {
-            setting: self.setting(),
+            board: &self.board,
             state,
             me,
         };
@@ -738,7 +738,7 @@ impl Game {
 
     /// The head of a first part whose choices left to make are a set of cells and the
     /// part's last `in` choice, followed by `let`s and `where`s alone (a piece, then where
-    /// or which way it goes: [`super::program::HeadShape::pair`]). The same candidates in
+    /// or which way it goes: [`super::shape::HeadShape::pair`]). The same candidates in
     /// the same order as [`Lister`] would number, but listed in one loop over the first
     /// set instead of a walk through the choices, with one entry per piece standing for
     /// the elements of the second choice that pass what follows it. `None` when it has
@@ -753,7 +753,7 @@ impl Game {
     ) -> Option<(Head, u8, u64)> {
         let pair = Pair {
             c: Ctx {
-                setting: self.setting(),
+                board: &self.board,
                 state,
                 me: state.to_move,
             },
@@ -770,7 +770,7 @@ impl Game {
     /// parts before it.
     fn part_slots(&self, state: &State, part: &Part) -> u64 {
         let c = Ctx {
-            setting: self.setting(),
+            board: &self.board,
             state,
             me: state.to_move,
         };
@@ -796,7 +796,7 @@ impl Game {
     /// The slots of an `in` choice over `d` that the board decides, whatever the
     /// position: every domain's but a set of cells (`None`), whose bound the position
     /// decides. What lets a head's depth be decided at load
-    /// ([`HeadShape::of`](super::program::HeadShape::of)).
+    /// ([`HeadShape::of`](super::shape::HeadShape::of)).
     pub(crate) fn fixed_slots(&self, d: &Domain) -> Option<u64> {
         Some(match d {
             Domain::Cells(_) => return None,
@@ -951,7 +951,7 @@ fn known(
 /// An upper bound on the size of a set with this bound when it is worked out after the
 /// effects of its part's earlier parts.
 fn set_bound(bound: &SetBound, c: &Ctx) -> u64 {
-    let cells = c.setting.board.len() as u64;
+    let cells = c.board.len() as u64;
     let fixed = match (&bound.fixed, bound.gained) {
         (Some(set), Some(gained)) => {
             with_cells(set, c, &mut [], |s, _| cellset::count(s)) as u64 + u64::from(gained)
@@ -1008,7 +1008,7 @@ impl Pair<'_> {
                     let mask = if cell < 0 {
                         0
                     } else {
-                        c.setting.board.link_dirs(cell as CellId) & dirs
+                        c.board.link_dirs(cell as CellId) & dirs
                     };
                     append_mask(sets, u64::from(mask), w)
                 })
@@ -1091,15 +1091,15 @@ impl Pair<'_> {
         let c = &self.c;
         let (mut pieces, mut target) = ([0u64; W], [0u64; W]);
         if W == 1 {
-            pieces[0] = head.pieces.word(c.setting.board, c.state, c.me);
-            target[0] = head.target.word(c.setting.board, c.state, c.me);
+            pieces[0] = head.pieces.word(c.board, c.state, c.me);
+            target[0] = head.target.word(c.board, c.state, c.me);
         } else {
             head.pieces
-                .words_into(c.setting.board, c.state, c.me, &mut pieces[..w]);
+                .words_into(c.board, c.state, c.me, &mut pieces[..w]);
             head.target
-                .words_into(c.setting.board, c.state, c.me, &mut target[..w]);
+                .words_into(c.board, c.state, c.me, &mut target[..w]);
         }
-        let board = c.setting.board;
+        let board = c.board;
         let mark = out.mark();
         let at = mark.0;
         let mut total = 0u64;
@@ -1221,7 +1221,7 @@ struct Tail<'g> {
 
 impl<'g> Tail<'g> {
     /// The tail of `action` after a head of `depth` parts, if it has that shape
-    /// ([`HeadShape::tails`](super::program::HeadShape::tails)).
+    /// ([`HeadShape::tails`](super::shape::HeadShape::tails)).
     fn of(action: &'g Action, depth: usize) -> Option<Tail<'g>> {
         let (shape, bound) = action.tail(depth)?;
         Some(Tail {
@@ -1236,17 +1236,17 @@ impl<'g> Tail<'g> {
 impl TailSlots for Tail<'_> {
     fn slots(&self, env: &mut Env, counted: Option<&[u64]>) -> u32 {
         let c = Ctx {
-            setting: env.setting,
+            board: env.board,
             state: env.state,
             me: env.me,
         };
         with_cells(self.fixed, &c, env.locals, |set, locals| {
-            self.of_conditions(env.setting.board, set, locals, counted)
+            self.of_conditions(env.board, set, locals, counted)
         })
     }
 
     fn overlaid(&self, env: &Env, conditions: &[u64], counted: &[u64]) -> u32 {
-        self.of_conditions(env.setting.board, conditions, env.locals, Some(counted))
+        self.of_conditions(env.board, conditions, env.locals, Some(counted))
     }
 }
 
@@ -1455,7 +1455,7 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
         let slot = slot.expect("a gathered part") as usize;
         let w = cells.len();
         let c = Ctx {
-            setting: env.setting,
+            board: env.board,
             state: env.state,
             me: env.me,
         };
@@ -1476,7 +1476,7 @@ impl<'a, 'g, T: TailSlots> Lister<'a, 'g, T> {
             env.locals[slot] = cell as i64;
             let (mut take, mut bound) = ([0u64; W], [0u64; W]);
             let c = Ctx {
-                setting: env.setting,
+                board: env.board,
                 state: env.state,
                 me: env.me,
             };
@@ -1849,7 +1849,7 @@ impl Trial<'_, '_> {
                 }
                 Choice::Let(slot, node) => {
                     let c = Ctx {
-                        setting: self.game.setting(),
+                        board: &self.game.board,
                         state: self.state,
                         me: self.me,
                     };
@@ -1866,7 +1866,7 @@ impl Trial<'_, '_> {
     #[inline(always)]
     fn holds(&mut self, node: &Node) -> Result<(), Refused> {
         let c = Ctx {
-            setting: self.game.setting(),
+            board: &self.game.board,
             state: self.state,
             me: self.me,
         };
@@ -1879,7 +1879,7 @@ impl Trial<'_, '_> {
     /// The element in slot `k` of a collection given `n` slots.
     fn nth(&mut self, d: &Domain, k: usize, n: u32) -> Result<i64, Refused> {
         let c = Ctx {
-            setting: self.game.setting(),
+            board: &self.game.board,
             state: self.state,
             me: self.me,
         };
@@ -1968,7 +1968,7 @@ impl Trial<'_, '_> {
                             && action.shape.unread_lets[p] & (1 << i) != 0 => {}
                     Choice::Let(slot, node) => {
                         let c = Ctx {
-                            setting: self.game.setting(),
+                            board: &self.game.board,
                             state: self.state,
                             me: self.me,
                         };
@@ -2008,7 +2008,7 @@ impl Trial<'_, '_> {
                         }
                         Choice::Let(slot, node) => {
                             let c = Ctx {
-                                setting: self.game.setting(),
+                                board: &self.game.board,
                                 state: self.state,
                                 me: self.me,
                             };
@@ -2031,7 +2031,7 @@ impl Trial<'_, '_> {
     #[inline(never)]
     fn tried_before(&mut self, second: Second) -> Verdict {
         let c = Ctx {
-            setting: self.game.setting(),
+            board: &self.game.board,
             state: self.state,
             me: self.me,
         };
@@ -2054,7 +2054,7 @@ impl Trial<'_, '_> {
             }
         }
         let mut m = Mut {
-            setting: self.game.setting(),
+            board: &self.game.board,
             state: self.state,
             journal: self.journal,
             me: self.me,

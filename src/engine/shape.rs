@@ -43,7 +43,7 @@ pub struct HeadShape {
 
 /// The part after a head of some depth, when it is the action's last, cannot be skipped
 /// or repeated, and its one `in` choice is a set of cells bounded by conditions on each
-/// cell's own stack ([`SetBound`]): a listing works its slots out for each combination,
+/// cell's own stack ([`SetBound`](super::program::SetBound)): a listing works its slots out for each combination,
 /// where the names the head chose and every effect but the head's last part's are known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TailShape {

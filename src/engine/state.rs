@@ -57,7 +57,7 @@ impl Cached {
 }
 
 /// What the cached sets would say of a cell's stack: its tests passed and kinds held (as
-/// [`Cached`] keeps them), its top piece as a code, and its height. What a move not
+/// `Cached` keeps them), its top piece as a code, and its height. What a move not
 /// played leaves ([`State::seen_left`], [`State::seen_onto`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Seen {
@@ -728,6 +728,18 @@ impl State {
     #[inline]
     pub fn words(&self) -> usize {
         self.words as usize
+    }
+
+    /// How many players the game has.
+    #[inline]
+    pub fn players(&self) -> usize {
+        usize::from(self.owner_slots) - 1
+    }
+
+    /// How many kinds of piece the game has (a game declares at least one).
+    #[inline]
+    pub fn kinds(&self) -> usize {
+        usize::from(self.kind_count)
     }
 
     /// The class index of a top code: kind-major, then the owner's slot (neutral last).

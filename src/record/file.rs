@@ -81,7 +81,7 @@ pub fn write_new(path: impl AsRef<Path>, contents: impl AsRef<[u8]>) -> io::Resu
 }
 
 /// Writes an output of a command to `path` as what the path is. A regular file, or a path
-/// where there is none yet, gets [`write_atomic`]; anything else (a FIFO, a terminal, a
+/// where there is none yet, gets `write_atomic`; anything else (a FIFO, a terminal, a
 /// device such as `/dev/null`, the streams under `/dev/fd`) is opened and written in
 /// place, since replacing it would destroy it (as root, `/dev/null` itself) and leave a
 /// reader waiting on a FIFO with nothing. A symbolic link is followed: the file it points
