@@ -30,10 +30,13 @@ pub struct BenchReport {
     pub mcts_threads: usize,
     /// The process's peak resident memory in bytes, where the system tells it.
     pub peak_memory: Option<u64>,
-    /// How the random plies were drawn, and the actions whose plies were listed (every
-    /// action's with `list`).
+    /// How the random plies were drawn, and the actions whose plies were listed rather
+    /// than drawn ([`Game::listed_by_draw`]: every action but the fallbacks with `list`,
+    /// those whose last part repeats with any way).
     pub draw: Draw,
     pub listed: Vec<String>,
+    /// Whether some action's candidates were drawn.
+    pub drawn: bool,
 }
 
 /// How much work a benchmark run does.
@@ -57,17 +60,12 @@ pub fn run(game: &Game, amount: Amount, seed: u64, threads: usize) -> BenchRepor
     };
     let start = game.start();
     // Measured before the clock starts (`Draw::Auto` measures the game at its first draw).
-    let listed: Vec<String> = match game.draw {
-        Draw::List => game.actions.iter().map(|a| a.name.clone()).collect(),
-        Draw::Sample => Vec::new(),
-        Draw::Auto => game
-            .listed_actions()
-            .iter()
-            .zip(&game.actions)
-            .filter(|(listed, _)| **listed)
-            .map(|(_, a)| a.name.clone())
-            .collect(),
-    };
+    let by_draw = game.listed_by_draw();
+    let listed: Vec<String> = (by_draw.iter().zip(&game.actions))
+        .filter(|(listed, _)| **listed)
+        .map(|(_, a)| a.name.clone())
+        .collect();
+    let drawn = (by_draw.iter().zip(&game.actions)).any(|(listed, a)| !listed && !a.fallback);
     let clock = Instant::now();
     let (mut playouts, mut plies) = (0u64, 0u64);
     let mut endings: BTreeMap<String, u64> = BTreeMap::new();
@@ -127,6 +125,7 @@ pub fn run(game: &Game, amount: Amount, seed: u64, threads: usize) -> BenchRepor
         peak_memory: peak_memory(),
         draw: game.draw,
         listed,
+        drawn,
     }
 }
 
@@ -235,12 +234,13 @@ impl BenchReport {
     /// The way plies were drawn, and which actions' plies were listed.
     fn draw_text(&self) -> String {
         let listed: Vec<String> = self.listed.iter().map(|a| format!("`{a}`")).collect();
-        match (self.draw, listed.is_empty()) {
-            (Draw::List, _) => "list (every legal ply listed, one picked)".into(),
-            (Draw::Sample, _) => "sample (candidates drawn for every action)".into(),
-            (Draw::Auto, true) => "auto (candidates drawn for every action)".into(),
-            (Draw::Auto, false) => format!(
-                "auto (plies listed for {}, candidates drawn for the rest)",
+        let mode = self.draw_name();
+        match (self.draw, listed.is_empty(), self.drawn) {
+            (Draw::List, ..) => format!("{mode} (every legal ply listed, one picked)"),
+            (_, true, _) => format!("{mode} (candidates drawn for every action)"),
+            (_, false, false) => format!("{mode} (plies listed for {})", listed.join(", ")),
+            (_, false, true) => format!(
+                "{mode} (plies listed for {}, candidates drawn for the rest)",
                 listed.join(", ")
             ),
         }

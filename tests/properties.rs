@@ -1488,13 +1488,30 @@ fn drawn_plies_are_uniform_in_positions_of_every_shipped_game() {
     assert_uniform(&g, s, "morris, a mill");
 }
 
+/// `g` drawn every way a draw may go: every ply listed; every action's candidates drawn;
+/// some actions' plies listed beside the others' candidates, each way round.
+fn every_route(g: &Game) -> Vec<(String, Game)> {
+    let n = g.actions.len();
+    let mut routes: Vec<(String, Game)> = Vec::new();
+    for draw in [Draw::List, Draw::Sample] {
+        let mut h = g.clone();
+        h.draw = draw;
+        routes.push((format!("{draw:?}"), h));
+    }
+    for parity in 0..2 {
+        let listed: Vec<bool> = (0..n).map(|a| a % 2 == parity).collect();
+        let mut h = g.clone();
+        h.list_actions(&listed);
+        routes.push((format!("listed {listed:?}"), h));
+    }
+    routes
+}
+
 #[test]
 fn drawn_plies_are_uniform_whatever_the_route_of_each_action() {
-    // Every way a draw may go (every ply listed; every action's candidates drawn; some
-    // actions' plies listed beside the others' candidates, each way round), in games of
-    // two-part, optional, repeated and fallback actions: Splut!'s optional levitation,
-    // Morris's removal, Amazons' shot, draughts' chain and its simple moves as a
-    // fallback, and draughts written with optional parts, whose capture `auto` lists.
+    // Games of two-part, optional, repeated and fallback actions: Splut!'s optional
+    // levitation, Morris's removal, Amazons' shot, draughts' chain and its simple moves as
+    // a fallback, and draughts written with optional parts, whose capture `auto` lists.
     // (game, parameters, take every nth position, most legal plies)
     let games: [(&str, crate::common::Params, usize, usize); 5] = [
         ("splut", &[], 7, 30),
@@ -1508,25 +1525,26 @@ fn drawn_plies_are_uniform_whatever_the_route_of_each_action() {
             "draughts_optional" => crate::common::test_game(name),
             _ => game(name, params),
         };
-        let n = g.actions.len();
-        let mut routes: Vec<(String, Game)> = Vec::new();
-        for draw in [Draw::List, Draw::Sample] {
-            let mut h = g.clone();
-            h.draw = draw;
-            routes.push((format!("{draw:?}"), h));
-        }
-        for parity in 0..2 {
-            let listed: Vec<bool> = (0..n).map(|a| a % 2 == parity).collect();
-            let mut h = g.clone();
-            h.list_actions(&listed);
-            routes.push((format!("listed {listed:?}"), h));
-        }
+        let routes = every_route(&g);
         for (i, s) in sample_positions(&g, every, most, 2, |_| true)
             .iter()
             .enumerate()
         {
             for (route, h) in &routes {
                 assert_uniform(h, s, &format!("{name}, position {i}, {route}"));
+            }
+        }
+        // Draughts' positions with captures to choose from (written `AxB`), where the
+        // capture part is what is drawn, listed or refused.
+        if name.starts_with("draughts") {
+            let captures = |texts: &[String]| texts.iter().filter(|t| t.contains('x')).count() >= 2;
+            for (i, s) in sample_positions(&g, 1, most, 2, captures)
+                .iter()
+                .enumerate()
+            {
+                for (route, h) in &routes {
+                    assert_uniform(h, s, &format!("{name}, capture position {i}, {route}"));
+                }
             }
         }
     }

@@ -89,17 +89,30 @@ fn a_seed_plays_the_same_game_whatever_the_draws_measured_before() {
 #[test]
 fn bench_says_how_it_drew_and_draws_each_way_asked() {
     let path = format!("{}/tests/games/{OPTIONAL}.toml", env!("CARGO_MANIFEST_DIR"));
+    // The simple moves are a fallback, walked only where no capture is legal: neither
+    // drawn nor named. Draughts' own capture, a repeated part, is listed whatever the way.
+    let draughts = common::game_path("draughts");
     let cases = [
+        (&path, "auto", "draw auto (plies listed for `capture`)"),
         (
-            "auto",
-            "draw auto (plies listed for `capture`, candidates drawn for the rest)",
+            &path,
+            "sample",
+            "draw sample (candidates drawn for every action)",
         ),
-        ("sample", "draw sample (candidates drawn for every action)"),
-        ("list", "draw list (every legal ply listed, one picked)"),
+        (
+            &path,
+            "list",
+            "draw list (every legal ply listed, one picked)",
+        ),
+        (
+            &draughts,
+            "sample",
+            "draw sample (plies listed for `capture`)",
+        ),
     ];
-    for (draw, said) in cases {
+    for (path, draw, said) in cases {
         let out = rulebook()
-            .args(["bench", &path, "--playouts", "2", "--draw", draw])
+            .args(["bench", path, "--playouts", "2", "--draw", draw])
             .output()
             .unwrap();
         assert!(out.status.success(), "{}", common::stderr(&out));
@@ -124,4 +137,62 @@ fn bench_says_how_it_drew_and_draws_each_way_asked() {
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(figures["draw"], "auto");
     assert_eq!(figures["listed_actions"], serde_json::json!([]));
+}
+
+/// A game whose repeated part runs away (two choices a play, nothing to bound them), but
+/// only once two `tick`s were played: the positions `auto` measures reach it, the start
+/// does not.
+const LATE_RUNAWAY: &str = r#"
+[game]
+name = "late runaway"
+[[players]]
+name = "red"
+[[players]]
+name = "blue"
+[board]
+files = 5
+ranks = 5
+[pieces.p]
+owned = true
+symbol = { red = "R", blue = "B" }
+[[setup]]
+put = "p"
+owner = "red"
+at = ["c3"]
+[vars.global]
+ticks = 0
+plays = 0
+[[actions]]
+name = "tick"
+choose = ['where ticks < 100']
+effect = 'ticks = ticks + 1'
+notation = 'tick'
+[[actions]]
+name = "go"
+choose = ['where ticks >= 2', 'from in cells where owner(from) == me']
+notation = '{from}'
+[[actions.then]]
+repeat = "must"
+choose = ['a in orthogonal', 'b in orthogonal']
+effect = 'plays = plays + 1'
+notation = ' {a}{b}'
+"#;
+
+#[test]
+fn the_measure_before_the_first_draw_leaves_the_game_whole_where_its_games_run_away() {
+    // The measure plays its games on a copy: a walk that runs away there ends the measure
+    // and says nothing of the game a user plays, whose draws from the start go on.
+    let g = common::game_of(LATE_RUNAWAY);
+    let _ = g.listed_actions();
+    assert!(g.runaway().is_none());
+    let mut s = g.start();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0);
+    let ply = g.random_ply(&mut s, &mut rng).expect("a tick");
+    assert_eq!(g.notation(&s, &ply), "tick");
+    assert!(g.runaway().is_none());
+    // Where the user's own game reaches it, it is said as before.
+    g.play(&mut s, &ply);
+    g.play(&mut s, &ply);
+    let _ = g.legal_plies(&s);
+    assert!(g.runaway().is_some());
 }

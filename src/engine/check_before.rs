@@ -1,24 +1,13 @@
-//! A part's check decided from the position before its move, where the check asks
-//! about groups.
+//! A part's check decided from the position before its move, where the check asks about
+//! groups.
 //!
-//! A part whose effect is one move and whose check asks how large a group is after it
-//! (a piece may move only where its group grows, say) is tried by playing the move,
-//! growing the group and taking the move back when the check fails: where most moves a
-//! random draw tries fail, playing and taking back is most of what a try costs.
-//!
-//! A `move(a, b)` of a whole stack (or a `move_top` of a lone piece) onto another cell
-//! changes the tops of two cells only: `b` is topped by what topped `a`, and `a` is left
-//! empty. The cells topped by any one kind and owner after the move are therefore the
-//! position's, less `a` and `b`, plus `b` if the moved top is of that kind and owner; and
-//! the group of a named cell after the move is grown within that set, from the position
-//! before it. When every stack the check reads is read by `group_size` of a cell given
-//! by an expression that reads no stack (as its directions do), each such size is
-//! worked out that way into a name of its own, and the check, with those names for the
-//! calls, read: nothing is played, and a move the check refuses costs the groups it asks
-//! about, grown. A move the check accepts is played, and its check is not asked again.
-//!
-//! Debug builds play every move decided this way, ask the check as written, and stop
-//! where the two answers differ.
+//! Applies: to a part whose effect is one move and whose check reads stacks only through
+//! `group_size` of cells given by expressions that read no stack ([`CheckBefore::of`]).
+//! Guarantees: the same answer as playing the move and asking the check.
+//! Proved by: `compiled::checks_on_groups_after_a_move_are_decided_before_it_where_they_can_be`,
+//! `properties::a_check_decided_before_the_move_is_the_check_after_it_on_boards_of_many_words`;
+//! debug builds play every move decided this way and compare.
+//! More: docs/engine.md, "Checks decided before the move".
 
 use super::board::{CellId, ORTHOGONAL};
 use super::eval::eval;

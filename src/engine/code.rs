@@ -1,22 +1,12 @@
 //! Expressions compiled to closures: what plies, checks and end rules run instead of
-//! walking the expression tree.
+//! walking the expression tree (the pass that calls it is `compile::closures`).
 //!
-//! Once the optimiser (`compile::sets`) has settled every expression, each one that the
-//! game evaluates is turned into a tree of closures. The operator of every node is chosen
-//! once, here, instead of by a `match` at every evaluation, and the commonest shapes are
-//! one closure each: a comparison with a constant or `me`, a cell's owner read from a
-//! bound name (on either side of an operator: `pieces(a, K) - pieces(b, K)` is one
-//! closure), a conjunction of cell sets. A set of cells is compiled for the board's
-//! number of words, so it is worked out in registers with the board's constant masks
-//! folded in.
-//!
-//! The expression is kept beside its closure ([`Code::node`], [`SetCode::set`]) for
-//! whatever reads its shape, and the tree-walking evaluator (`eval.rs`) stays the
-//! reference. The shapes compiled here by calling it run exactly as before: list
-//! literals, sorted lists, `first`/`last` along a ray, the least or greatest height of a
-//! set, and the sets with arguments the closures do not read themselves (rays, slides,
-//! groups, `adjacent` with a direction set that varies, heights that vary). A test plays
-//! every game of the library both ways and compares (`tests/compiled.rs`).
+//! Applies: to every expression a game evaluates, after the optimiser; the shapes it does
+//! not compile run through the tree walk (`eval.rs`) inside a closure.
+//! Guarantees: every value the tree walk gives.
+//! Proved by: `compiled::compiled_expressions_play_every_game_as_the_tree_walker_does`,
+//! `compiled::compiled_expressions_agree_on_long_games`.
+//! More: docs/engine.md, "Closures".
 
 use std::sync::Arc;
 

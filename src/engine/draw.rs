@@ -1,19 +1,15 @@
-//! Random plies, as playouts and bots ask for them, and the way each action's are drawn.
+//! Random plies, as playouts and bots ask for them, and the way each action's are drawn:
+//! numbered candidates tried (`engine::sample`) or every legal ply listed and one picked.
 //!
-//! A draw either numbers *candidates* and tries them until one is a legal ply
-//! (`engine::sample`), or lists every legal ply and picks one. Both are exactly uniform;
-//! only their cost differs. Drawing costs less where a fair share of the candidates is
-//! legal, and far more where almost none is (a capture chain written as optional parts:
-//! thousands of combinations of jumps, a few of them possible), so [`Draw::Auto`] decides
-//! per action, by measuring the game before its first draw ([`Game::listed_actions`]): an
-//! action whose refused candidates cost more than listing its plies is listed, its plies
-//! numbered beside the other actions' candidates (each of them legal), so that a draw
-//! never costs much more than listing. The measure counts work, not time, so every
-//! machine decides alike and a seed gives the same game everywhere.
-//!
-//! Proven equal to plain listing: `tests/properties.rs`
-//! (`drawn_plies_are_uniform_whatever_the_route_of_each_action`) and the generated
-//! files of `tests/actions.rs`.
+//! Applies: [`Draw::Auto`] (the default) measures the game before its first draw
+//! ([`Game::listed_actions`]) and lists an action whose refused candidates cost more than
+//! walking its plies; `--draw list|sample` forces one way.
+//! Guarantees: both ways are exactly uniform; a seed gives the same game on every machine
+//! (work is counted, not time).
+//! Proved by: `properties::drawn_plies_are_uniform_whatever_the_route_of_each_action`,
+//! `routes::a_seed_plays_the_same_game_whatever_the_draws_measured_before` and the
+//! generated files of `actions::generated_actions_give_the_plies_the_rules_give`.
+//! More: docs/engine.md, "Listed or drawn".
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng, RngExt, SeedableRng};
@@ -21,13 +17,18 @@ use rand::{Rng, RngExt, SeedableRng};
 use super::flow::Probe;
 use super::game::{Draw, Game, Ply};
 use super::program::frame;
-use super::sample::{Drawn, Keep, Numbering, Route};
+use super::sample::{Drawn, Keep, MOST_DRAWS, Numbering, Route};
 use super::state::State;
 
-/// The measure before the first draw: so many games from the start, of at most so many
-/// plies each, their plies picked from the listing with fixed seeds.
+/// The measure before the first draw: so many games from the start, their plies picked
+/// from the listing with fixed seeds, weighed at each of their first `PROBE_EVERY_PLY`
+/// plies and then at every `PROBE_STRIDE`-th, up to `PROBE_LONGEST` plies: late enough
+/// for the actions a game opens only as it goes on (a phase that starts when the pieces
+/// are down, a move open to the last three pieces).
 const PROBE_GAMES: u64 = 2;
-const PROBE_PLIES: usize = 30;
+const PROBE_EVERY_PLY: usize = 30;
+const PROBE_STRIDE: usize = 10;
+const PROBE_LONGEST: usize = 400;
 
 /// What a refused candidate costs, in steps of a walk: a trial plays its parts and takes
 /// them back alone, where a walk shares its head's work among the plies that follow it.
@@ -37,15 +38,12 @@ const PROBE_PLIES: usize = 30;
 /// fewer; the others refuse far fewer, or none.
 const REFUSAL_COST: f64 = 4.0;
 
-/// The refusals after which a draw lists every ply instead (`engine::sample`'s bound):
-/// what a position's refused candidates can cost at most.
-const MOST_REFUSALS: f64 = 512.0;
-
 impl Game {
     /// A legal ply drawn uniformly at random, or `None` when there is none (or the game is
-    /// over). Draws candidates before listing every ply, so it is much faster than
-    /// [`Game::legal_plies`] where a fair share of the candidates is legal. Candidates are
-    /// tried on `state` itself and taken back: it ends as it was, and nothing is copied.
+    /// over), the way [`Game::draw`] says: candidates drawn (much faster than
+    /// [`Game::legal_plies`] where a fair share of them is legal) or plies listed.
+    /// Candidates are tried on `state` itself and taken back: it ends as it was, and
+    /// nothing is copied.
     pub fn random_ply<R: Rng + ?Sized>(&self, state: &mut State, rng: &mut R) -> Option<Ply> {
         self.draw(state, rng, Keep::No, self.route())
             .and_then(|drawn| match drawn {
@@ -121,11 +119,31 @@ impl Game {
     }
 
     /// Lists the plies of the actions `listed` marks (by index) and draws the others',
-    /// from now on: [`Draw::Auto`] with its measure replaced (for tests and designers
-    /// comparing routes). Plies and their chances are the same whatever it says.
+    /// from now on: [`Draw::Auto`] with its measure replaced, for tests that compare the
+    /// routes. Plies and their chances are the same whatever it says.
     pub fn list_actions(&mut self, listed: &[bool]) {
         self.draw = Draw::Auto;
         self.routes = listed.to_vec().into_boxed_slice().into();
+    }
+
+    /// Per action (by index), whether a draw lists its plies rather than drawing its
+    /// candidates, the way [`Game::draw`] says: every action under [`Draw::List`]; under
+    /// the others those whose last part repeats (always listed), and under [`Draw::Auto`]
+    /// those its measure lists. A fallback action is neither: it is walked only when no
+    /// other action gives a ply.
+    pub fn listed_by_draw(&self) -> Vec<bool> {
+        let measured = match self.draw {
+            Draw::Auto => self.listed_actions(),
+            Draw::List | Draw::Sample => &[],
+        };
+        (self.actions.iter().enumerate())
+            .map(|(a, action)| {
+                !action.fallback
+                    && (self.draw == Draw::List
+                        || action.shape.repeats
+                        || measured.get(a) == Some(&true))
+            })
+            .collect()
     }
 
     fn route(&self) -> Route<'_> {
@@ -138,43 +156,55 @@ impl Game {
         }
     }
 
-    /// Plays a few seeded games from the start and, in each position, weighs for each
-    /// action the candidates a draw would refuse against what walking its plies costs,
-    /// in units of work (a candidate tried; a combination of the head, a ply and each of
-    /// its values walked, each play of a repeated part). A refused candidate is charged
-    /// to every draw of the position (it is met before a legal one in proportion), at
-    /// most what a draw refuses before it lists every ply.
+    /// Plays a few seeded games from the start and, in positions along them, weighs for
+    /// each action the candidates a draw would refuse against what walking its plies
+    /// costs, in units of work (a candidate tried; a ply and each of its values walked,
+    /// each play of a repeated part). A refused candidate is charged to every draw of the
+    /// position (it is met before a legal one in proportion), at most what a draw refuses
+    /// before it lists every ply. Both ways list the head's combinations first (a draw to
+    /// number its candidates, a walk to go on from them), so neither is charged for them.
+    /// The games are played on a copy of the game: a walk that runs away there
+    /// ([`Game::runaway`]) ends the measure and leaves this game's plies whole.
     fn measure_routes(&self) -> Box<[bool]> {
         let n = self.actions.len();
         let (mut refused, mut walked) = (vec![0f64; n], vec![0f64; n]);
         let mut numbered: Vec<Numbering> = Vec::new();
         let mut plies = Vec::new();
-        for seed in 0..PROBE_GAMES {
+        let probe = Game {
+            ran_away: Default::default(),
+            ..self.clone()
+        };
+        'games: for seed in 0..PROBE_GAMES {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-            let mut state = self.start();
-            for _ in 0..PROBE_PLIES {
-                if state.outcome.is_some() || self.ran_away.get().is_some() {
+            let mut state = probe.start();
+            for ply in 0..PROBE_LONGEST {
+                if state.outcome.is_some() {
                     break;
                 }
-                self.candidates(&mut state, &mut numbered);
-                let counts: Vec<(u64, u64)> = numbered
-                    .iter()
-                    .map(|p| self.count_action(&mut state, p.action as usize))
-                    .collect();
-                let legal: u64 = counts.iter().map(|c| c.0).sum();
-                for (p, &(count, steps)) in numbered.iter().zip(&counts) {
-                    let a = p.action as usize;
-                    let wasted = p.size.saturating_sub(count) as f64 / legal.max(1) as f64;
-                    refused[a] += wasted.min(MOST_REFUSALS);
-                    walked[a] += (p.head + steps) as f64;
+                if ply < PROBE_EVERY_PLY || ply % PROBE_STRIDE == 0 {
+                    probe.candidates(&mut state, &mut numbered);
+                    let counts: Vec<(u64, u64)> = numbered
+                        .iter()
+                        .map(|p| probe.count_action(&mut state, p.action as usize))
+                        .collect();
+                    let legal: u64 = counts.iter().map(|c| c.0).sum();
+                    for (p, &(count, steps)) in numbered.iter().zip(&counts) {
+                        let a = p.action as usize;
+                        let wasted = p.size.saturating_sub(count) as f64 / legal.max(1) as f64;
+                        refused[a] += wasted.min(MOST_DRAWS as f64);
+                        walked[a] += steps as f64;
+                    }
                 }
                 plies.clear();
-                self.walk(&mut state, &mut plies);
+                probe.walk(&mut state, &mut plies);
+                if probe.ran_away.get().is_some() {
+                    break 'games;
+                }
                 if plies.is_empty() {
                     break;
                 }
                 let ply = plies.swap_remove(rng.random_range(0..plies.len()));
-                self.play(&mut state, &ply);
+                probe.play(&mut state, &ply);
             }
         }
         (0..n)

@@ -1,14 +1,12 @@
-//! The commonest head, read from the position's sets and the board's links alone: a
-//! piece of a set the position keeps (the mover's pieces, or those of one kind) and where
-//! it steps, onto a cell of such a set (an empty cell, an enemy's, one topped by a kind).
+//! The commonest head read from the position's sets and the board's links alone: a piece
+//! of a set the position keeps and where it steps, onto a cell of another such set.
 //!
-//! A random draw (`engine::sample`) lists every action's head at every ply, and for most
-//! games most heads are of this kind ([`super::shape::HeadShape::pair`] with kept sets
-//! on both sides). Listed through the compiled expressions, each piece costs a call for
-//! its set, one for its steps and one for their target, and a walk that handles every
-//! kind of pair head; read here, it is a few word operations, with the same entries in
-//! the same order (so the same draws, the same games: the playouts' fingerprints do not
-//! change).
+//! Applies: to a pair head ([`super::shape::HeadShape::pair`]) whose sets are kept sets
+//! and whose second choice is a step, a neighbour or a link direction of the piece.
+//! Guarantees: the same entries, in the same order, as the general listing.
+//! Proved by: `properties::a_head_of_kept_sets_lists_what_the_general_listing_lists`
+//! (and `..._on_boards_of_many_words`); the playouts' fingerprints do not change.
+//! More: docs/engine.md, "Kept heads".
 
 use super::board::Board;
 use super::state::State;

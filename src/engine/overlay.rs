@@ -1,32 +1,14 @@
-//! Listing a move's next part without playing the move.
+//! Listing a move's next part without playing the move: the second part's sets worked
+//! out from the position before the move, patched at the two cells it edits.
 //!
-//! A random draw (`engine::sample`) lists a head of two parts by playing each first part
-//! and working the second part's choices out where it leaves the board: where a piece
-//! steps onto each cell of a set and then takes something (a piece off the lowest stack,
-//! say), every step was played, carried from cell to cell and taken back, and the second
-//! part worked out through its chains, for every cell it might go to.
-//!
-//! When the first part's effect is one move between named cells (`move` or `move_top`
-//! onto each cell of its last choice: [`Part::moves_onto_last`]), it changes those two
-//! cells' stacks and nothing else. If the second part reads stacks only through sets of
-//! cells whose membership depends on each cell's own stack (its top piece, height, stack
-//! tests, kinds held) and on values that read no stack, then after the move each such
-//! set is what it is before the move, but at the two cells, whose membership follows
-//! from what their stacks will be ([`State::seen_left`], [`State::seen_onto`]). The same holds of the
-//! lowest or highest height over such a set, and of its size. So the second part's
-//! `let`s, `where`s and counted set, and the slots of the part after it, are worked out
-//! from the position before the move, with the two cells patched: nothing is played.
-//!
-//! Each set is made, at load, into a `Probe` that answers for one cell from what its
-//! stack will be. A set that leaves out the cell moved from by name (`c != from`) is not
-//! asked about that cell; where every set leaves out a kind the moving pieces hold
-//! (`!has(c, K)`), the cell moved onto is in none of them, and what it will show is
-//! not worked out at all. A set that reads neither the cell moved onto nor the second
-//! part's names is worked out once per piece, not once per cell it may move to; one that
-//! reads the second part's names (the lowest stack), again only when their values change.
-//!
-//! The listing is the same, in the same order (debug builds play every move the listing
-//! overlays, work the second part out the usual way, and stop where the two differ).
+//! Applies: to a head whose first part is one `move`/`move_top` onto each cell of its
+//! last choice ([`Part::moves_onto_last`]) and whose second part reads stacks only
+//! through sets a cell is in by its own stack (checked at load by [`Overlay::of`]).
+//! Guarantees: the same listing, in the same order, as playing each move.
+//! Proved by: `properties::drawn_plies_are_uniform_when_the_listing_overlays_a_move`,
+//! `properties::an_overlaid_listing_draws_what_a_carried_one_draws_on_boards_of_many_words`,
+//! and in debug builds (the suite's) every overlaid listing is played and compared.
+//! More: docs/engine.md, "Overlaid listings".
 
 use super::cellset::{self, WORDS};
 use super::eval::{eval, extreme_height, with_cells};

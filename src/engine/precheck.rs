@@ -1,23 +1,13 @@
 //! Refusing a drawn candidate before its head is played, where the part after the head
 //! cannot tell whether the head was played.
 //!
-//! A random draw (`engine::sample`) that numbers an action's first part exactly and gives
-//! the second part slots plays the first part's effect before the second part's filters
-//! and `where`s say whether the candidate is a ply at all. Where a piece steps and may
-//! then take another along (one that follows it the same way, one pulled after it),
-//! most such candidates are refused, and playing the step and taking it back was most
-//! of what a refusal cost.
-//!
-//! When the first part's effect is one move between two named cells (`move` or
-//! `move_top`), it changes those two cells' stacks and nothing else. If the second part
-//! reads the stacks of named cells only, and none of them is one of the two, and ranges
-//! over a set that a cell is in or not by its top piece alone, which neither cell is in
-//! before the move or after it (worked out from the tops the move leaves), then the
-//! second part's choices come out the same before the move as after it: a candidate they
-//! refuse there is refused without playing anything. In any other case the candidate is
-//! played as before, so the same candidates are refused either way, and the draws are
-//! the same (debug builds play every candidate refused early and check that it is
-//! refused).
+//! Applies: to an action whose first part is one move between two named cells and whose
+//! second part reads only named cells other than those two and a set decided by top
+//! pieces that neither cell is in before or after the move ([`Precheck::of`]).
+//! Guarantees: the same candidates refused as when the move is played first.
+//! Proved by: `properties::drawn_plies_are_uniform_when_a_second_part_is_tried_before_the_first_is_played`;
+//! debug builds play every candidate refused early and check that it is refused.
+//! More: docs/engine.md, "Prechecks".
 
 use super::board::CellId;
 use super::cellset;

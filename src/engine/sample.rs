@@ -1,66 +1,14 @@
-//! Random plies without listing every legal ply: what random playouts need (asked for
-//! through `engine::draw`, which decides which actions are listed instead).
+//! Random plies without listing every legal ply: every action that may be played gets a
+//! numbered set of candidates such that each legal ply is exactly one of them; one is
+//! drawn uniformly and tried, refused ones are drawn again (`engine::draw` decides which
+//! actions are listed instead).
 //!
-//! A playout wants one ply drawn uniformly from the legal ones, and listing them all costs
-//! as much as trying every candidate. Instead, every action that may be played now gets a
-//! numbered set of *candidates*, such that every legal ply is exactly one candidate:
-//!
-//! - The leading parts are numbered exactly (the *head*). A one-part action whose `in`
-//!   choices read no earlier one (a piece and an empty cell) is a product: each choice
-//!   has its elements worked out once (a set of cells, or a short list where a filter is
-//!   left after the set pass) and a candidate is one element of each. Otherwise the
-//!   combinations of the first part's choices are listed, and for an action of several
-//!   parts each of them is played (and taken back) to list the second part's choices in
-//!   the position it leaves (a move, then what to take: every combination exact; where
-//!   the move is of one piece onto each cell of the first part's last choice and the
-//!   second part asks each cell about its own stack, not even played, but worked out
-//!   from the position before it, patched at the two cells it edits: `engine::overlay`),
-//!   unless
-//!   the second part has no more slots (below) than the first part can have
-//!   combinations: then drawing into its slots plays fewer first parts than listing
-//!   would (a piece's move, then a shot from where it landed; weighed once, at load,
-//!   where the board alone fixes the second part's slots: `HeadShape::shallow`). When
-//!   the last `in` choice listed is a set of cells with nothing left to test per element,
-//!   a combination of the others stands for as many candidates as that set has cells (a
-//!   popcount). Nothing in the head is padded or rejected for its filters and `where`s,
-//!   but for the `where`s that follow the last choice of a pair head (a piece, the way it
-//!   goes, then a test of where that leads): its listing counts every element, and a
-//!   drawn candidate is tested before it is played (`Head::Listed::untested`). Testing
-//!   every element of every such action at every ply cost more than refusing the few
-//!   drawn candidates that fail (an eighth of one game's instructions a ply).
-//! - Each `in` choice of a part after the head (which sees the position the earlier
-//!   parts' effects left) gets a fixed number of slots, at least as many as its collection
-//!   can hold whatever those effects did: for a set of cells whose cells each depend on
-//!   their own stack alone, the size of its conditions on the position now plus the most
-//!   cells the earlier effects can change (`SetExpr::changes_only_at_edits`), less those
-//!   it leaves out by name (`x != from`: an edit of `from` adds nothing), or, where
-//!   the top piece alone decides the set (`SetExpr::of_tops`), plus as many cells as can
-//!   newly join it: one per piece put down or top piece moved or removed, none for a
-//!   whole stack moved or removed; else the most the collection can hold on this board.
-//!   Either way, no more than the cells its terms that read no stack and no variable
-//!   the earlier parts set pass now (`SetBound::within`: "the cell named by a variable,
-//!   while another says so" is one cell, or none).
-//!   An optional part has one more value, "skipped". Every bound must hold: a collection
-//!   that outgrows its slots leaves plies without a candidate.
-//! - Where that part is the action's last after a listed head (a move, what to take, then
-//!   where to put it), its slots are worked out for each listed combination instead
-//!   (`Tail`): the conditions where the listing stands, less the cells of the names it
-//!   leaves out that the head has chosen (`put != from`), less one for the counted choice
-//!   it leaves out when every cell that choice may be is in the set (`put != take`), plus
-//!   what the head's last effect, still to come, can add. Fewer slots, fewer refusals.
-//!
-//! A candidate is drawn uniformly, played out (slots past the end of a collection,
-//! filters, `where`s, effects, checks) and kept if it is a legal ply, so an accepted draw
-//! is uniform over the legal plies. After a bounded number of rejections, where every
-//! candidate is a whole ply (no part after its head), the candidates are gone through once
-//! in a uniformly random order and the first legal one is kept, which is uniform too; if
-//! every one is refused, only the fallback actions can give a ply, and they are listed.
-//! Where parts follow the head, every legal ply is listed instead (the listing plays each
-//! head once for all its completions) and one drawn from the list. The result is exactly
-//! uniform either way, only the cost depends on luck. An action the draw's `Route` marks
-//! listed is numbered by its plies, walked, as an action whose last part repeats always
-//! is: every candidate of its legal. The buffers a draw needs are kept per thread and
-//! reused, so drawing allocates nothing once warm.
+//! Applies: to every action `engine::draw` does not list.
+//! Guarantees: every legal ply is drawn with the same probability, and only legal plies.
+//! Proved by: `properties::drawn_plies_are_uniform_over_the_legal_plies` and the other
+//! `drawn_plies_are_uniform_*` tests (chi-square over the legal plies of positions of
+//! every shipped game and of generated files), `actions::generated_actions_give_the_plies_the_rules_give`.
+//! How the candidates are numbered: docs/engine.md, "Random plies".
 
 use std::cell::RefCell;
 
@@ -91,6 +39,10 @@ const MOST_ENTRIES: usize = 1024;
 
 /// Above this many candidates a draw is almost never legal: list the plies instead.
 const MOST_CANDIDATES: u64 = 1 << 40;
+
+/// At most this many candidates are drawn (with replacement) before a draw goes through
+/// them in a random order or lists the plies: a quarter of them, at least 8.
+pub(crate) const MOST_DRAWS: u64 = 512;
 
 /// At most this many candidates are gone through in a random order when draws keep
 /// being refused (the order is a list of their numbers); past that, the plies are listed.
@@ -340,9 +292,8 @@ pub(crate) enum Route<'a> {
 /// chosen by ([`Game::candidates`]).
 pub(crate) struct Numbering {
     pub action: u16,
-    /// Its candidates, and its head's (the combinations a listing walks first).
+    /// Its candidates.
     pub size: u64,
-    pub head: u64,
 }
 
 impl Game {
@@ -355,7 +306,6 @@ impl Game {
             out.extend(scratch.numbered.plans.iter().map(|p| Numbering {
                 action: p.action,
                 size: p.size,
-                head: p.head_count,
             }));
         });
     }
@@ -373,14 +323,36 @@ impl Game {
         if state.outcome.is_some() {
             return None;
         }
-        let listed = match route {
-            Route::List => &[][..],
-            Route::Sample { listed } => listed,
+        let drawn = match route {
+            Route::List => Found::Nothing,
+            Route::Sample { listed } => self.draw_numbered(state, rng, keep, listed),
         };
-        let drawn = SCRATCH.with_borrow_mut(|scratch| {
-            if matches!(route, Route::List) {
-                return Found::Nothing;
-            }
+        let fallbacks_only = match drawn {
+            Found::Legal(ply) => return Some(Drawn::Played(ply)),
+            Found::Kept => return Some(Drawn::Kept),
+            Found::Fallbacks => true,
+            Found::Nothing => false,
+        };
+        // Usually a few plies (a forced pass): kept inline.
+        let mut legal: SmallVec<[Ply; 8]> = SmallVec::new();
+        self.walk_some(state, &mut legal, fallbacks_only);
+        if legal.is_empty() {
+            return None;
+        }
+        let i = rng.random_range(0..legal.len() as u64) as usize;
+        Some(Drawn::Listed(legal.swap_remove(i)))
+    }
+
+    /// Draws among the numbered candidates (the actions `listed` marks numbered by their
+    /// plies): a legal one, or what the listing must do instead.
+    fn draw_numbered<R: Rng + ?Sized>(
+        &self,
+        state: &mut State,
+        rng: &mut R,
+        keep: Keep,
+        listed: &[bool],
+    ) -> Found {
+        SCRATCH.with_borrow_mut(|scratch| {
             self.plan(state, &mut scratch.numbered, &mut scratch.journal, listed);
             let total = scratch
                 .numbered
@@ -395,7 +367,7 @@ impl Game {
             }
             // A quarter of the candidates, within bounds, drawn with replacement: where
             // most are refused, going through them in a random order soon costs less.
-            for _ in 0..(total / 4).clamp(8, 512) {
+            for _ in 0..(total / 4).clamp(8, MOST_DRAWS) {
                 let pick = rng.random_range(0..total);
                 match self.try_numbered(state, scratch, pick, keep) {
                     Tried::Legal(ply) => return Found::Legal(ply),
@@ -445,21 +417,7 @@ impl Game {
             }
             scratch.order = order;
             found
-        });
-        let fallbacks_only = match drawn {
-            Found::Legal(ply) => return Some(Drawn::Played(ply)),
-            Found::Kept => return Some(Drawn::Kept),
-            Found::Fallbacks => true,
-            Found::Nothing => false,
-        };
-        // Usually a few plies (a forced pass): kept inline.
-        let mut legal: SmallVec<[Ply; 8]> = SmallVec::new();
-        self.walk_some(state, &mut legal, fallbacks_only);
-        if legal.is_empty() {
-            return None;
-        }
-        let i = rng.random_range(0..legal.len() as u64) as usize;
-        Some(Drawn::Listed(legal.swap_remove(i)))
+        })
     }
 
     /// Tries candidate `pick` of the numbered candidates, counted across the plans.
