@@ -32,15 +32,15 @@ const PROBE_LONGEST: usize = 400;
 
 /// What a refused candidate costs, in steps of a walk: a trial plays its parts and takes
 /// them back alone, where a walk shares its head's work among the plies that follow it.
-/// Measured on the library (docs/performance.md, "2026-11-28 (fourth)"): a game whose two
-/// actions refuse a candidate for every 1.4 and 2.6 steps of their walks plays 13% more
-/// random games a second listed; one that refuses one for every 18 steps, three times
-/// fewer; the others refuse far fewer, or none.
+/// Set on the library (docs/performance.md, "2026-11-28 (fourth)" and "2026-11-29"): a
+/// game whose two actions refuse a candidate for every 1.9 and 1.3 steps of their walks
+/// plays 36% more random games a second listed; its third refuses one for every 4.9,
+/// and the other games' actions one for every 27 steps or more, or none (drawn).
 const REFUSAL_COST: f64 = 4.0;
 
 impl Game {
     /// A legal ply drawn uniformly at random, or `None` when there is none (or the game is
-    /// over), the way [`Game::draw`] says: candidates drawn (much faster than
+    /// over), the way the game's [`Draw`] says: candidates drawn (much faster than
     /// [`Game::legal_plies`] where a fair share of them is legal) or plies listed.
     /// Candidates are tried on `state` itself and taken back: it ends as it was, and
     /// nothing is copied.
@@ -127,7 +127,7 @@ impl Game {
     }
 
     /// Per action (by index), whether a draw lists its plies rather than drawing its
-    /// candidates, the way [`Game::draw`] says: every action under [`Draw::List`]; under
+    /// candidates, the way the game's [`Draw`] says: every action under [`Draw::List`]; under
     /// the others those whose last part repeats (always listed), and under [`Draw::Auto`]
     /// those its measure lists. A fallback action is neither: it is walked only when no
     /// other action gives a ply.
