@@ -139,50 +139,27 @@ fn bench_says_how_it_drew_and_draws_each_way_asked() {
     assert_eq!(figures["listed_actions"], serde_json::json!([]));
 }
 
-/// A game whose repeated part runs away (two choices a play, nothing to bound them), but
-/// only once two `tick`s were played: the positions `auto` measures reach it, the start
-/// does not.
-const LATE_RUNAWAY: &str = r#"
-[game]
-name = "late runaway"
-[[players]]
-name = "red"
-[[players]]
-name = "blue"
-[board]
-files = 5
-ranks = 5
-[pieces.p]
-owned = true
-symbol = { red = "R", blue = "B" }
-[[setup]]
-put = "p"
-owner = "red"
-at = ["c3"]
-[vars.global]
-ticks = 0
-plays = 0
-[[actions]]
-name = "tick"
-choose = ['where ticks < 100']
-effect = 'ticks = ticks + 1'
-notation = 'tick'
-[[actions]]
-name = "go"
-choose = ['where ticks >= 2', 'from in cells where owner(from) == me']
-notation = '{from}'
-[[actions.then]]
-repeat = "must"
-choose = ['a in orthogonal', 'b in orthogonal']
-effect = 'plays = plays + 1'
-notation = ' {a}{b}'
-"#;
+/// `runaways::CHAINS` (a repeated part of two choices a play, nothing to bound them) with
+/// a `tick` before it: the part runs away only once two ticks were played, which the
+/// positions `auto` measures reach and the start does not.
+fn late_runaway() -> String {
+    crate::runaways::CHAINS
+        .replace(
+            "plays = 0\n",
+            "plays = 0\nticks = 0\n[[actions]]\nname = \"tick\"\n\
+             choose = ['where ticks < 100']\neffect = 'ticks = ticks + 1'\nnotation = 'tick'\n",
+        )
+        .replace(
+            "choose = ['from in cells where owner(from) == me']",
+            "choose = ['where ticks >= 2', 'from in cells where owner(from) == me']",
+        )
+}
 
 #[test]
 fn the_measure_before_the_first_draw_leaves_the_game_whole_where_its_games_run_away() {
     // The measure plays its games on a copy: a walk that runs away there ends the measure
     // and says nothing of the game a user plays, whose draws from the start go on.
-    let g = common::game_of(LATE_RUNAWAY);
+    let g = common::game_of(&late_runaway());
     let _ = g.listed_actions();
     assert!(g.runaway().is_none());
     let mut s = g.start();

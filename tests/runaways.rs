@@ -7,7 +7,7 @@ use crate::common::{Scratch, game_of, rulebook, stderr, stdout};
 
 /// A piece whose repeated part has two choices a play and nothing that bounds them: 16
 /// chains after one play, 16^64 after the most a part may repeat.
-const CHAINS: &str = r#"
+pub(crate) const CHAINS: &str = r#"
 [game]
 name = "chains"
 [[players]]
