@@ -1,8 +1,9 @@
 //! An action as the engine runs it: its parts as written ([`Part`], the program), what
 //! random draws know of its shape, and each part compiled ([`PartCode`]: the chain of its
 //! choices, its effect, its check and the check decided before the effect) with the
-//! strategies chosen for it at load (precheck, overlay, kept head). Everything that plays
-//! a part goes through [`PartCode::play_and_check`].
+//! strategies chosen for it at load (precheck, overlay, kept head). Everything that
+//! tries a part (the walk, the draws) goes through [`PartCode::play_and_check`]; a ply
+//! known to be legal is replayed by its effects alone (`engine::flow`).
 
 use std::sync::Arc;
 
@@ -45,8 +46,9 @@ pub struct Action {
     /// The first part's choices but the settled ones ([`HeadShape::settled`]), compiled
     /// to a chain: what random draws list the head with, once those are worked out.
     pub head: Arc<Chain>,
-    /// The parts compiled, one for each of `parts` once the game is compiled (empty
-    /// before): what plays them.
+    /// The parts compiled, one for each of `parts`, made as the game is compiled (the
+    /// checks decided before the move first, the chains and effects last): what plays
+    /// them.
     pub compiled: Vec<PartCode>,
     /// The error, located in the game file, that the commands report if the action's
     /// walk in a position runs past [`MOST_STEPS`](super::program::MOST_STEPS).

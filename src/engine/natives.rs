@@ -13,7 +13,7 @@ use crate::lang::types::Type;
 /// What a native function sees: the board (with the direction each seat calls
 /// forward), the position (which knows how many players and kinds the game has) and the
 /// player `me`. Natives, hooks and compiled expressions see this, never the whole game, so
-/// that nothing below the game's flow depends on it.
+/// that nothing below `engine::game` depends on it.
 pub struct Ctx<'a> {
     pub board: &'a Board,
     pub state: &'a State,
