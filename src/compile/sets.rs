@@ -13,6 +13,19 @@
 //! A condition on one cell's stack alone with constants (`height(x) == 1`,
 //! `!has(x, marker)`) becomes a *stack test*: the position keeps the set of cells passing
 //! each test, updated whenever a stack changes, so the filter is one word read.
+//!
+//! Applies: at load, to every collection with a filter, before the closures are made;
+//! a choice of directions followed by a step is folded only when the game is compiled
+//! with closures (the tree-walking reference keeps steps as written).
+//! Guarantees: the same elements, in the same order, as testing the filter element by
+//! element.
+//! Proved by: `semantics::filters_on_owners_and_empty_cells_keep_their_meaning_when_read_from_cell_sets`
+//! and its kin (top kinds, leaps and membership: sets against what the expression says,
+//! cell by cell), `semantics::a_step_condition_that_reads_the_direction_is_tested_for_each_direction`,
+//! `compiled::compiled_expressions_play_every_game_as_the_tree_walker_does` (folded steps
+//! against steps as written), and the generated files of
+//! `actions::generated_actions_give_the_plies_the_rules_give` (filters in choices and
+//! counts, against an enumeration that tests every element).
 
 use crate::engine::board::{Board, ORTHOGONAL};
 use crate::engine::game::Game;
