@@ -17,7 +17,7 @@ use rand::{Rng, RngExt, SeedableRng};
 use super::flow::Probe;
 use super::game::{Draw, Game, Ply};
 use super::program::frame;
-use super::sample::{Drawn, Keep, MOST_DRAWS, Numbering, Route};
+use super::sample::{Drawn, Keep, MOST_DRAWS, Numbering, Route, lists_plies};
 use super::state::State;
 
 /// The measure before the first draw: so many games from the start, their plies picked
@@ -138,10 +138,7 @@ impl Game {
         };
         (self.actions.iter().enumerate())
             .map(|(a, action)| {
-                !action.fallback
-                    && (self.draw == Draw::List
-                        || action.shape.repeats
-                        || measured.get(a) == Some(&true))
+                !action.fallback && (self.draw == Draw::List || lists_plies(action, measured, a))
             })
             .collect()
     }

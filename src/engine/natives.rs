@@ -27,8 +27,6 @@ impl Ctx<'_> {
         View {
             board: self.board,
             state: self.state,
-            players: self.state.players(),
-            kinds: self.state.kinds(),
         }
     }
 }

@@ -148,13 +148,13 @@ pub fn run(c: &View, cell: i64, dir: i64) -> i64 {
 /// The number of groups formed by the pieces on top that `player` owns, or `most` if
 /// there are more (a caller that compares the count with a constant needs no more).
 pub fn group_count(c: &View, player: i64, dirs: i64, most: u32) -> i64 {
-    if !(0..c.players.min(NEUTRAL as usize) as i64).contains(&player) {
+    if !(0..c.state.players().min(NEUTRAL as usize) as i64).contains(&player) {
         return 0;
     }
     let words = c.state.words();
     let mut count = 0u32;
     if words == 1 && c.board.is_rectangle() {
-        for kind in 0..c.kinds as u16 {
+        for kind in 0..c.state.kinds() as u16 {
             let mut left = c.state.cells_topped_by(kind << 8 | player as u16)[0];
             let like = left;
             while left != 0 {
@@ -168,7 +168,7 @@ pub fn group_count(c: &View, player: i64, dirs: i64, most: u32) -> i64 {
         }
         return count.into();
     }
-    for kind in 0..c.kinds as u16 {
+    for kind in 0..c.state.kinds() as u16 {
         let like = c.state.cells_topped_by(kind << 8 | player as u16);
         let mut left = [0u64; MAX_WORDS];
         left[..words].copy_from_slice(like);

@@ -18,14 +18,12 @@ pub mod push;
 /// The elements of a collection a hook or native fills.
 pub type Elems = SmallVec<[i64; 32]>;
 
-/// What a hook may read: the board, the position, and the game's numbers of players and
-/// piece kinds.
+/// What a hook may read: the board and the position (which knows the game's numbers of
+/// players and piece kinds).
 #[derive(Clone, Copy)]
 pub struct View<'a> {
     pub board: &'a Board,
     pub state: &'a State,
-    pub players: usize,
-    pub kinds: usize,
 }
 
 /// What a hook that changes the position may touch: the board it reads, the position,
@@ -34,16 +32,4 @@ pub struct Edit<'a> {
     pub board: &'a Board,
     pub state: &'a mut State,
     pub journal: &'a mut Journal,
-}
-
-impl Edit<'_> {
-    /// The position as a [`View`] (a hook that edits reads first).
-    pub fn view(&self, players: usize, kinds: usize) -> View<'_> {
-        View {
-            board: self.board,
-            state: self.state,
-            players,
-            kinds,
-        }
-    }
 }

@@ -122,6 +122,13 @@ pub(crate) struct Numbering {
     pub size: u64,
 }
 
+/// Whether a draw numbers action `index` by its plies, listed (every candidate of them
+/// legal), rather than by candidates: an action whose last part repeats always is, and
+/// so is one that `listed` marks.
+pub(crate) fn lists_plies(action: &Action, listed: &[bool], index: usize) -> bool {
+    action.shape.repeats || listed.get(index) == Some(&true)
+}
+
 impl Game {
     /// Numbers the candidates of every action that may be played now, none of them
     /// listed, into `out` (an action without a candidate is left out).
@@ -288,7 +295,7 @@ impl Game {
             if action.fallback || (action.phase.is_some() && action.phase != phase) {
                 continue;
             }
-            if action.shape.repeats || listed.get(index) == Some(&true) {
+            if lists_plies(action, listed, index) {
                 let at = out.plies.len();
                 self.walk_action(state, index, &mut out.plies);
                 let len = out.plies.len() - at;
@@ -306,11 +313,7 @@ impl Game {
                 }
                 continue;
             }
-            let c = Ctx {
-                board: &self.board,
-                state,
-                me,
-            };
+            let c = self.ctx(state, me);
             let mut locals = frame(action.frame);
             let locals = &mut locals[..];
             let part = &action.parts[0];
@@ -344,11 +347,7 @@ impl Game {
             if head_count == 0 {
                 continue;
             }
-            let c = Ctx {
-                board: &self.board,
-                state,
-                me,
-            };
+            let c = self.ctx(state, me);
             let tail = out.factors.len() as u32;
             let mut size = head_count;
             // A tail numbered with the head's combinations is in the head's count.
@@ -417,11 +416,7 @@ impl Game {
         let optional = part.optional as u64;
         let me = state.to_move;
         if action.shape.product {
-            let c = Ctx {
-                board: &self.board,
-                state,
-                me,
-            };
+            let c = self.ctx(state, me);
             let at = out.factors.len();
             let mut count = 1u64;
             for choice in &part.choices {
@@ -498,11 +493,7 @@ impl Game {
             out.rewind(mark);
         }
         // Still too many: slots for the first part, as for the later parts.
-        let c = Ctx {
-            board: &self.board,
-            state,
-            me,
-        };
+        let c = self.ctx(state, me);
         let at = out.factors.len();
         let mut count = 1u64;
         for choice in &part.choices {
@@ -536,11 +527,7 @@ impl Game {
         out: &mut Numbered,
     ) -> Option<(Head, u8, u64)> {
         let pair = Pair {
-            c: Ctx {
-                board: &self.board,
-                state,
-                me: state.to_move,
-            },
+            c: self.ctx(state, state.to_move),
             part: &action.parts[0],
             shape,
         };
@@ -553,11 +540,7 @@ impl Game {
     /// How many slots the `in` choices of `part` get together, after the effects of the
     /// parts before it.
     fn part_slots(&self, state: &State, part: &Part) -> u64 {
-        let c = Ctx {
-            board: &self.board,
-            state,
-            me: state.to_move,
-        };
+        let c = self.ctx(state, state.to_move);
         part.choices
             .iter()
             .filter(|choice| matches!(choice, Choice::In { .. }))

@@ -15,6 +15,18 @@ use crate::engine::program::{Choice, Domain, Node, Part, Repeat};
 use crate::engine::radix::digit;
 use crate::engine::state::{Journal, State};
 
+/// What an expression reads where trial `$t` stands (a macro, so that its frame of names
+/// stays free to borrow).
+macro_rules! trial_ctx {
+    ($t:expr) => {
+        Ctx {
+            board: &$t.game.board,
+            state: $t.state,
+            me: $t.me,
+        }
+    };
+}
+
 /// One candidate being played out.
 pub(super) struct Trial<'a, 's> {
     pub(super) game: &'a Game,
@@ -286,11 +298,7 @@ impl Trial<'_, '_> {
                     }
                 }
                 Choice::Let(slot, node) => {
-                    let c = Ctx {
-                        board: &self.game.board,
-                        state: self.state,
-                        me: self.me,
-                    };
+                    let c = trial_ctx!(self);
                     self.locals[*slot as usize] = eval(node, &c, self.locals);
                 }
                 Choice::Where(node) => self.holds(node)?,
@@ -303,11 +311,7 @@ impl Trial<'_, '_> {
     /// `where`).
     #[inline(always)]
     pub(super) fn holds(&mut self, node: &Node) -> Result<(), Refused> {
-        let c = Ctx {
-            board: &self.game.board,
-            state: self.state,
-            me: self.me,
-        };
+        let c = trial_ctx!(self);
         if eval(node, &c, self.locals) == 0 {
             return Err(Refused::Rejected);
         }
@@ -316,11 +320,7 @@ impl Trial<'_, '_> {
 
     /// The element in slot `k` of a collection given `n` slots.
     pub(super) fn nth(&mut self, d: &Domain, k: usize, n: u32) -> Result<i64, Refused> {
-        let c = Ctx {
-            board: &self.game.board,
-            state: self.state,
-            me: self.me,
-        };
+        let c = trial_ctx!(self);
         match d {
             Domain::Cells(set) => with_cells(set, &c, self.locals, |s, _| {
                 let count = cellset::count(s);
@@ -405,11 +405,7 @@ impl Trial<'_, '_> {
                             && i < 64
                             && action.shape.unread_lets[p] & (1 << i) != 0 => {}
                     Choice::Let(slot, node) => {
-                        let c = Ctx {
-                            board: &self.game.board,
-                            state: self.state,
-                            me: self.me,
-                        };
+                        let c = trial_ctx!(self);
                         self.locals[*slot as usize] = eval(node, &c, self.locals);
                     }
                     // Left by the listing to the draw.
@@ -445,11 +441,7 @@ impl Trial<'_, '_> {
                             }
                         }
                         Choice::Let(slot, node) => {
-                            let c = Ctx {
-                                board: &self.game.board,
-                                state: self.state,
-                                me: self.me,
-                            };
+                            let c = trial_ctx!(self);
                             self.locals[*slot as usize] = eval(node, &c, self.locals);
                         }
                         Choice::Where(_) => {}
@@ -468,11 +460,7 @@ impl Trial<'_, '_> {
     /// [`Precheck::verdict`]). Not inlined: only the actions with a precheck call it.
     #[inline(never)]
     pub(super) fn tried_before(&mut self, second: Second) -> Verdict {
-        let c = Ctx {
-            board: &self.game.board,
-            state: self.state,
-            me: self.me,
-        };
+        let c = trial_ctx!(self);
         let slots = |i: usize| second.factors[i].count();
         second
             .precheck
