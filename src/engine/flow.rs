@@ -6,7 +6,7 @@ use super::eval::eval;
 use super::game::{Game, IllegalPly, Ply, edit_distance, normalize};
 use super::generate::{Any, Count};
 use super::natives::Mut;
-use super::program::{Choice, EndResult, EndRule, NotationPiece, Part, Repeat, Stuck, frame};
+use super::program::{Choice, EndResult, NotationPiece, Part, Repeat, Stuck, frame};
 use super::state::{Journal, NONE, Outcome, State};
 
 impl Game {
@@ -136,22 +136,20 @@ impl Game {
         }
     }
 
-    /// The outcome that the first of `rules` holding for `me` declares, if one holds.
-    fn ruled(&self, rules: &[EndRule], state: &State, me: u8) -> Option<Outcome> {
-        rules.iter().find_map(|rule| {
-            let mut locals = frame(rule.frame);
-            (eval(&rule.when, &self.ctx(state, me), &mut locals) != 0).then(|| Outcome {
-                winners: self.resolve(state, me, &rule.result, &mut locals),
-                reason: None,
-            })
-        })
-    }
-
-    /// Ends, turn order and forced passes after `me` played a ply.
+    /// Ends, turn order and forced passes after `me` played a ply. (The loop over the end
+    /// rules is written again for the stuck rules in `settle_with`: shared as a function,
+    /// it cost 25 to 45 instructions a ply, measured with callgrind.)
     fn after_ply(&self, state: &mut State, me: u8, probe: &mut impl Probe) {
-        if let Some(outcome) = self.ruled(&self.ends, state, me) {
-            state.outcome = Some(outcome);
-            return;
+        for rule in &self.ends {
+            let mut locals = frame(rule.frame);
+            if eval(&rule.when, &self.ctx(state, me), &mut locals) != 0 {
+                let winners = self.resolve(state, me, &rule.result, &mut locals);
+                state.outcome = Some(Outcome {
+                    winners,
+                    reason: None,
+                });
+                return;
+            }
         }
         if self.last_standing(state) {
             return;
@@ -246,9 +244,16 @@ impl Game {
                 return;
             }
             let me = state.to_move;
-            if let Some(outcome) = self.ruled(&self.stuck_rules, state, me) {
-                state.outcome = Some(outcome);
-                return;
+            for rule in &self.stuck_rules {
+                let mut locals = frame(rule.frame);
+                if eval(&rule.when, &self.ctx(state, me), &mut locals) != 0 {
+                    let winners = self.resolve(state, me, &rule.result, &mut locals);
+                    state.outcome = Some(Outcome {
+                        winners,
+                        reason: None,
+                    });
+                    return;
+                }
             }
             match self.stuck {
                 Stuck::Lose => {
