@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::common::{Scratch, rulebook, run_with_stdin, stderr, stdout};
+use crate::common::{Scratch, on_a_terminal, rulebook, run_with_stdin, stderr, stdout};
 
 /// The path of a shipped game file, for commands run in a scratch folder.
 fn game(name: &str) -> String {
@@ -367,18 +367,9 @@ impl Session {
         Self::spawn(rulebook().current_dir(dir).arg("play").args(args))
     }
 
-    /// `rulebook play ARGS` on a terminal: a pseudo-terminal made by `script`
-    /// (util-linux, which `.ci/run` installs where it is missing), with `TERM` set.
+    /// `rulebook play ARGS` on a terminal ([`on_a_terminal`]).
     fn on_a_terminal(dir: &Path, term: &str, args: &str) -> Session {
-        let command = format!(
-            "TERM={term} '{}' play {args}",
-            env!("CARGO_BIN_EXE_rulebook")
-        );
-        Self::spawn(
-            Command::new("script")
-                .args(["-qec", &command, "/dev/null"])
-                .current_dir(dir),
-        )
+        Self::spawn(&mut on_a_terminal(dir, term, args))
     }
 
     fn spawn(command: &mut Command) -> Session {

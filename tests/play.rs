@@ -4,6 +4,7 @@
 //! behaviour it pins, and failed before it was built.
 
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -403,18 +404,12 @@ fn ctrl_c_while_a_bot_thinks_stops_the_bot_and_never_the_program() {
     assert!(text.contains("\n1. blue "), "{text}");
 }
 
-/// Runs `rulebook play ARGS` on a terminal (a pseudo-terminal from `script`, which
-/// `.ci/run` installs where it is missing) with `TERM` set, for `time`, then hangs the
+/// Runs `rulebook play ARGS` on a terminal ([`crate::common::on_a_terminal`]) with
+/// `TERM` set, for `time`, then hangs the
 /// terminal up; what it printed. No key is typed: the line editor may drop keys typed
 /// ahead.
 fn on_a_terminal(term: &str, args: &str, time: Duration) -> String {
-    let command = format!(
-        "TERM={term} '{}' play {args}",
-        env!("CARGO_BIN_EXE_rulebook")
-    );
-    let mut child = Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    let mut child = crate::common::on_a_terminal(Path::new(env!("CARGO_MANIFEST_DIR")), term, args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

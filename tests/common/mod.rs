@@ -285,6 +285,25 @@ pub fn rulebook_in(dir: &std::path::Path) -> std::process::Command {
     cmd
 }
 
+/// `rulebook play ARGS` on a terminal: a pseudo-terminal made by `script` (util-linux,
+/// which `.ci/run` installs where it is missing), with `TERM` set, run from `dir`.
+///
+/// `script` starts the command through a shell; the shell `exec`s the program, so that no
+/// shell waits between them. One that waits (dash, `/bin/sh` on Debian, where `SHELL` is
+/// unset) gets every Ctrl-C typed on the terminal too, and when the program has handled
+/// them and left with 0, kills itself with SIGINT: `script` then says 130.
+pub fn on_a_terminal(dir: &std::path::Path, term: &str, args: &str) -> std::process::Command {
+    let command = format!(
+        "exec env TERM={term} '{}' play {args}",
+        env!("CARGO_BIN_EXE_rulebook")
+    );
+    let mut cmd = std::process::Command::new("script");
+    cmd.args(["-qec", &command, "/dev/null"])
+        .env("SHELL", "/bin/sh")
+        .current_dir(dir);
+    cmd
+}
+
 /// Runs a command with `input` on its standard input and collects its output.
 pub fn run_with_stdin(
     cmd: &mut std::process::Command,
