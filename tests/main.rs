@@ -1,5 +1,6 @@
 //! The one integration-test binary: every suite is a module here.
 
+mod action_ids;
 mod actions;
 mod allocations;
 mod bots;
@@ -27,6 +28,7 @@ mod nothing_lost;
 mod play;
 mod positions;
 mod properties;
+mod python_package;
 mod reference;
 mod reversi;
 mod robustness;
