@@ -1,5 +1,5 @@
 //! The command line: argument parsing and the commands `check`, `moves`, `perft`,
-//! `selfplay`, `match`, `bench`, `replay` and `play`.
+//! `selfplay`, `match`, `merge`, `bench`, `replay` and `play`.
 //!
 //! Each command returns a `Result`; `main` turns errors into a message on stderr and exit
 //! code 1, and treats a closed output pipe as success.
@@ -32,6 +32,7 @@ use crate::repl::variant::Variant;
 use crate::repl::{explain, report};
 use crate::spec;
 use crate::tournament;
+use crate::tournament::shard::Shard;
 
 #[derive(Parser)]
 #[command(
@@ -130,7 +131,7 @@ enum Command {
         #[arg(long, value_name = "SPEC,SPEC,...")]
         bots: String,
         /// How many games to play, from 1 to 1,000,000,000 (seats rotate from game to game).
-        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=tournament::MOST_GAMES as u64))]
         games: u64,
         /// Seeds every game (each gets its own seed from it): the same seed gives the same
         /// table.
@@ -145,6 +146,21 @@ enum Command {
         /// Writes one transcript per game into this folder (game-001.txt, ...).
         #[arg(long, value_name = "DIR")]
         transcripts: Option<String>,
+        /// Plays only shard K of N (1 <= K <= N): the K-th of N even blocks of games, each
+        /// game with the seed, seats and transcript name it has in the whole match, so
+        /// that `merge` adds the shards' JSON up to the whole match's.
+        #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+        shard: Option<Shard>,
+    },
+    /// Adds up the JSON of a match's shards (`match --shard K/N --json FILE`) and prints
+    /// the table the whole match prints.
+    Merge {
+        /// The shards' JSON files, every shard of one match once, in any order.
+        #[arg(required = true, value_name = "JSON")]
+        files: Vec<String>,
+        /// Also writes the whole match's JSON to this file.
+        #[arg(long, value_name = "FILE")]
+        json: Option<String>,
     },
     /// Measures random playouts and MCTS iterations per second on one thread (MCTS on more
     /// with --threads).
@@ -495,34 +511,8 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             jobs,
             json,
             transcripts,
+            shard,
         } => {
-            let mut outputs: Vec<(&str, String)> =
-                json.iter().map(|p| ("--json", p.clone())).collect();
-            if let Some(dir) = &transcripts {
-                // A transcript's name that is also the name of the game file, a position
-                // or the JSON may be that file, once the folders are compared.
-                let others = [Some(&game.game), json.as_ref(), game.position.as_ref()];
-                for name in others.into_iter().flatten().filter_map(|p| {
-                    let name = Path::new(p.trim_start_matches('@')).file_name()?.to_str()?;
-                    let i: usize = name
-                        .strip_prefix("game-")?
-                        .strip_suffix(".txt")?
-                        .parse()
-                        .ok()?;
-                    let games = games as usize;
-                    (1..=games)
-                        .contains(&i)
-                        .then(|| tournament::transcript_name(i - 1, games))
-                        .filter(|t| t == name)
-                }) {
-                    let path = Path::new(dir).join(name).to_string_lossy().into_owned();
-                    outputs.push(("--transcripts", path));
-                }
-            }
-            let outputs: Vec<(&str, &str)> =
-                outputs.iter().map(|(w, p)| (*w, p.as_str())).collect();
-            game.check_outputs(&outputs)?;
-            let g = load_game(&game.as_ref())?;
             let settings = tournament::MatchSettings {
                 bots: split_bot_specs(&bots),
                 games: games as usize,
@@ -530,15 +520,25 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                 jobs: jobs.map_or(0, |j| j as usize),
                 file: game.game.clone(),
                 transcripts,
+                shard,
             };
+            let played = settings.played().map_err(Failure)?;
+            let outputs = match_outputs(&game, json.as_deref(), &settings, played);
+            let outputs: Vec<(&str, &str)> =
+                outputs.iter().map(|(w, p)| (*w, p.as_str())).collect();
+            game.check_outputs(&outputs)?;
+            let g = load_game(&game.as_ref())?;
             let report = tournament::run(&g, &settings).map_err(Failure)?;
             no_runaway(&g)?;
             write!(out, "{}", report.table())?;
             if let Some(path) = json {
-                let text = serde_json::to_string_pretty(&report.json())? + "\n";
-                write_output(&path, text)
+                write_output(&path, report.json())
                     .map_err(|e| Failure(format!("cannot write {path}: {e}")))?;
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Merge { files, json } => {
+            merge(&files, json.as_deref(), out)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Bench {
@@ -603,6 +603,65 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `merge`: the shards' JSON files read and added up, the whole match's table printed and
+/// its JSON written to `json`, which may be none of the files read.
+fn merge(files: &[String], json: Option<&str>, out: &mut impl Write) -> Result<(), Failure> {
+    let inputs = files.iter().map(|f| Named {
+        what: "a shard's JSON",
+        path: Path::new(f),
+        written: false,
+    });
+    let output = json.map(|j| Named {
+        what: "--json",
+        path: Path::new(j),
+        written: true,
+    });
+    check_paths(&inputs.chain(output).collect::<Vec<_>>()).map_err(Failure)?;
+    let parts = files
+        .iter()
+        .map(|f| Ok((f.clone(), tournament::merge::read(f)?)))
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(Failure)?;
+    let report = tournament::merge::merge(&parts).map_err(Failure)?;
+    write!(out, "{}", report.table())?;
+    if let Some(path) = json {
+        write_output(path, report.json())
+            .map_err(|e| Failure(format!("cannot write {path}: {e}")))?;
+    }
+    Ok(())
+}
+
+/// The outputs of `match` for [`GameArgs::check_outputs`]: the JSON, and the transcripts
+/// it will write whose names are also the name of the game file, a position or the JSON
+/// (which they may be, once the folders are compared).
+fn match_outputs(
+    game: &GameArgs,
+    json: Option<&str>,
+    settings: &tournament::MatchSettings,
+    played: std::ops::Range<usize>,
+) -> Vec<(&'static str, String)> {
+    let mut outputs: Vec<(&str, String)> = json.iter().map(|p| ("--json", p.to_string())).collect();
+    let Some(dir) = &settings.transcripts else {
+        return outputs;
+    };
+    let others = [Some(game.game.as_str()), json, game.position.as_deref()];
+    for name in others.into_iter().flatten().filter_map(|p| {
+        let name = Path::new(p.trim_start_matches('@')).file_name()?.to_str()?;
+        let i: usize = name
+            .strip_prefix("game-")?
+            .strip_suffix(".txt")?
+            .parse()
+            .ok()?;
+        (played.start < i && i <= played.end)
+            .then(|| tournament::transcript_name(i - 1, settings.games))
+            .filter(|t| t == name)
+    }) {
+        let path = Path::new(dir).join(name).to_string_lossy().into_owned();
+        outputs.push(("--transcripts", path));
+    }
+    outputs
 }
 
 /// `bench --draw`: how random plies are drawn ([`Draw`]).

@@ -120,6 +120,7 @@ fn a_match_gives_the_same_table_for_the_same_seed_and_rotates_seats() {
         jobs: 2,
         file: "games/bounce.toml".into(),
         transcripts: None,
+        shard: None,
     };
     let a = run(&g, &settings).unwrap();
     let dir = crate::common::Scratch::new("match");
@@ -488,6 +489,7 @@ fn search_bots_beat_random_by_a_clear_margin() {
             jobs: 2,
             file: "games/staqs.toml".into(),
             transcripts: None,
+            shard: None,
         };
         let report = run(&g, &settings).unwrap();
         let score = report.standings[0].score();
@@ -506,8 +508,9 @@ fn a_match_refuses_absurd_worker_counts_and_keeps_its_table_whatever_the_threads
         jobs,
         file: "games/bounce.toml".into(),
         transcripts: None,
+        shard: None,
     };
-    let err = run(&g, &settings(10_000)).err().expect("refused");
+    let err = run(&g, &settings(10_000)).expect_err("refused");
     assert!(err.contains("--jobs takes at most 256"), "{err}");
     // Games are added to per-thread totals as they end: one thread or two, same table.
     let table = |jobs| {

@@ -35,6 +35,7 @@ mod robustness;
 mod routes;
 mod runaways;
 mod semantics;
+mod shards;
 mod sight;
 mod splut;
 mod traces;

@@ -469,7 +469,7 @@ fn bench_seconds_0_says_it_leaves_no_time_rather_than_a_range_that_holds_0() {
 #[test]
 fn every_flag_and_argument_is_documented_in_help() {
     for command in [
-        "check", "moves", "perft", "selfplay", "match", "bench", "replay", "play",
+        "check", "moves", "perft", "selfplay", "match", "merge", "bench", "replay", "play",
     ] {
         let out = rulebook().args([command, "--help"]).output().unwrap();
         let help = stdout(&out);
