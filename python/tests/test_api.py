@@ -242,3 +242,15 @@ def test_the_self_play_example_runs():
     spec.loader.exec_module(example)
     samples = example.self_play(str(rulebook_root() / "games" / "tictactoe.toml"), 4)
     assert samples and all(value in (-1.0, 0.0, 1.0) for *_, value in samples)
+
+
+@pytest.mark.parametrize("path", GAMES)
+def test_a_random_game_played_through_python_replays_in_the_cli(path, cli, tmp_path):
+    game = rulebook.load_game(path)
+    state = random_game(game, 5, limit=120)
+    saved = tmp_path / "game.txt"
+    saved.write_text(state.serialize())
+    out = subprocess.run([cli, "replay", str(saved), "--game", path], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    # The CLI's last board is the state's own.
+    assert str(state).strip() in out.stdout
