@@ -62,7 +62,8 @@ fn collect_keys(value: &toml::Value, out: &mut Vec<String>) {
                     }
                     continue;
                 }
-                if k == "symbol" {
+                // Keyed by the file's own names (seats, bound names).
+                if k == "symbol" || k == "why" {
                     out.push(k.clone());
                     continue;
                 }

@@ -141,34 +141,45 @@ fn the_end_of_a_game_says_which_rule_ended_it_with_the_scores_where_the_rules_sc
 fn an_illegal_typed_ply_says_which_condition_of_the_game_file_refused_it() {
     let out = play(
         &["games/bounce.toml", "--seed", "1", "--seat", "blue=random"],
-        "a1-b2\nb1-b8\nxb1\nquit\nno\n",
+        "a1-b2\nb1-b8\nxb1\nb1-h1\nquit\nno\n",
     );
     let text = stdout(&out);
     for expected in [
-        "`a1-b2` is not legal: as a `move` ply, `owner(from) == me` does not hold for from = a1 \
-         (games/bounce.toml:57); closest legal plies:",
-        "`b1-b8` is not legal: as a `move` ply, `empty(to)` does not hold for to = b8 \
-         (games/bounce.toml:59); closest legal plies:",
+        "`a1-b2` is not legal: as a `move` ply, `owner(from) == me` does not hold for from = a1: \
+         you move one of your own checkers (rule 5) (games/bounce.toml:57); closest legal plies:",
+        "`b1-b8` is not legal: as a `move` ply, `empty(to)` does not hold for to = b8: a checker \
+         moves to an empty cell (rule 5) (games/bounce.toml:59); closest legal plies:",
         "`xb1` is not legal: a `remove` ply is allowed only when no other ply is, and there are \
          others; closest legal plies:",
+        // The check, with the file's reason for it.
+        "`b1-h1` is not legal: as a `move` ply, the check `group_size(to) > before` does not \
+         hold after the ply: the checker's group must be larger after the move than before it \
+         (rule 6) (games/bounce.toml:62)",
     ] {
         assert!(text.contains(expected), "no `{expected}` in:\n{text}");
     }
     let out = play(
         &["games/splut.toml", "--seed", "1"],
-        "Sd2-d4\nSd2-d3 lev e1\nSd2-d3 lev d3\nquit\n",
+        "Sd2-d4\nSd2-d3 lev e1\nSd2-d3 lev d3\nSd2-d0\nSa1-a2\nquit\n",
     );
     let text = stdout(&out);
     for expected in [
         "`Sd2-d4` is not legal: as a `sorcerer` ply, `to = step(from, d)` is not d4 here \
          (games/splut.toml:152)",
-        // The rock on e1 would be levitated onto e2, where the dwarf is.
-        "`Sd2-d3 lev e1` is not legal: as a `sorcerer` ply, `empty(dest) && (lev_into_vacated \
-         || dest != from)` does not hold (games/splut.toml:166)",
-        // A filter ending in a bracket (its expression's span leaves the bracket out).
-        "`Sd2-d3 lev d3` is not legal: as a `sorcerer` ply, `top(r) == rock && !moved_in(r, \
-         turn - 1) && (lev_ply == 0 || (lev_ply == ply_in_turn - 1 && r == lev...` does not \
-         hold for r = d3 (games/splut.toml:164)",
+        // The rock on e1 would be levitated onto e2, where the dwarf is: of the condition
+        // `empty(dest) && (lev_into_vacated || dest != from)`, the term that refuses it.
+        "`Sd2-d3 lev e1` is not legal: as a `sorcerer` ply, `empty(dest)` does not hold: the \
+         rock moves one square the way the sorcerer stepped, onto an empty square (rule 10) \
+         (games/splut.toml:167)",
+        // The first term of a long filter whose last term ends in brackets: named whole.
+        "`Sd2-d3 lev d3` is not legal: as a `sorcerer` ply, `top(r) == rock` does not hold for \
+         r = d3: the sorcerer levitates a rock, not one moved in the previous player's turn, \
+         and once one was levitated this turn only that one, on the very next step (rules 10 \
+         to 12) (games/splut.toml:165)",
+        // Cells off the board: below it, and a corner the diamond leaves out.
+        "`Sd2-d0` is not legal: d0 is off the board (files a to i, ranks 1 to 9, not every \
+         square of them a cell)",
+        "`Sa1-a2` is not legal: a1 is off the board",
     ] {
         assert!(text.contains(expected), "no `{expected}` in:\n{text}");
     }
@@ -179,8 +190,8 @@ fn an_illegal_typed_ply_says_which_condition_of_the_game_file_refused_it() {
     let text = stdout(&out);
     assert!(
         text.contains(
-            "`c3` is not legal: as a `place` ply, `height(at) == 1 && top(at) == neutral` does \
-             not hold for at = c3 (games/staqs.toml:62)"
+            "`c3` is not legal: as a `place` ply, `height(at) == 1` does not hold for at = c3 \
+             (games/staqs.toml:62)"
         ),
         "{text}"
     );

@@ -35,6 +35,10 @@ impl Compiler<'_> {
                     })?,
             ),
         };
+        self.check_why(spec.why.as_ref(), &spec.choose, spec.check.as_ref())?;
+        for p in &spec.then {
+            self.check_why(p.why.as_ref(), &p.choose, p.check.as_ref())?;
+        }
         let mut scope = Scope::new(names);
         let mut parts = vec![self.part(
             &mut scope,
@@ -122,6 +126,49 @@ impl Compiler<'_> {
             compiled: Vec::new(),
             runaway: Arc::new(runaway),
         })
+    }
+
+    /// Checks that a part's `why` table names only what the part has: a name its `choose`
+    /// binds, `where` where it has a `where` binding, `check` where it has a check.
+    fn check_why(
+        &self,
+        why: Option<&schema::Why>,
+        choose: &[Code],
+        check: Option<&Code>,
+    ) -> Result<(), Box<Diagnostic>> {
+        let Some(why) = why else {
+            return Ok(());
+        };
+        let mut known: Vec<String> = Vec::new();
+        for code in choose {
+            match parser::parse_binding(code.get_ref()).map_err(|e| self.syntax(code, e))? {
+                Binding::In { var, .. } | Binding::Let { var, .. } => known.push(var.text),
+                Binding::Where(_) => known.push("where".into()),
+            }
+        }
+        if check.is_some() {
+            known.push("check".into());
+        }
+        known.dedup();
+        for (key, reason) in why.get_ref() {
+            if !known.contains(key) {
+                return Err(self
+                    .at(
+                        why.span(),
+                        format!("`why` gives a reason for `{key}`, which this part does not have"),
+                        "in this `why` table",
+                    )
+                    .with_help_box(&if known.is_empty() {
+                        "this part has no condition to give a reason for".to_string()
+                    } else {
+                        format!("it may give reasons for: {}", known.join(", "))
+                    }));
+            }
+            if reason.get_ref().trim().is_empty() {
+                return Err(self.at(reason.span(), "an empty reason", "say why, or leave it out"));
+            }
+        }
+        Ok(())
     }
 
     pub(super) fn part(

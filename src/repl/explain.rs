@@ -14,13 +14,13 @@
 
 use toml::Spanned;
 
-use super::variant::{Variant, one_line};
+use super::variant::{Variant, flat};
 use crate::engine::board::DIRECTIONS;
 use crate::engine::game::{Game, Ply};
 use crate::engine::state::State;
-use crate::lang::ast::Binding;
+use crate::lang::ast::{BinOp, Binding, Expr, ExprKind};
 use crate::lang::parser;
-use crate::spec::schema::{ActionSpec, Code};
+use crate::spec::schema::{ActionSpec, Code, Why};
 
 /// What kind of value a `{name}` of a notation stands for, told by the text it matched.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -47,19 +47,21 @@ struct Pinned {
     class: Class,
 }
 
-/// A condition the generator tests, and where it is: part, binding (None: the check).
+/// A condition the generator tests, and where it is: part, binding, and for a condition
+/// the term of its top-level `&&` (each term is a condition of its own, so that the one
+/// that refuses a ply is named alone, never a whole conjunction cut to a readable length).
 #[derive(Clone, Copy, PartialEq)]
 enum Gate {
     /// The element is in the binding's collection.
     Member(usize, usize),
-    /// The binding's `where` filter holds for it.
-    Filter(usize, usize),
-    /// A `where COND` binding holds.
-    Where(usize, usize),
+    /// A term of the binding's `where` filter holds for it.
+    Filter(usize, usize, usize),
+    /// A term of a `where COND` binding holds.
+    Where(usize, usize, usize),
     /// A computed name (`x = EXPR`) has the value the text gives it.
     Equal(usize, usize),
-    /// The part's `check` holds after its effect.
-    Check(usize),
+    /// A term of the part's `check` holds after its effect.
+    Check(usize, usize),
 }
 
 /// Text without spaces, lower-cased: how a typed ply is compared with a template.
@@ -109,7 +111,81 @@ pub fn why_illegal(variant: &Variant, game: &Game, state: &State, typed: &str) -
             return Some(format!("as a `{name}` ply, {why}"));
         }
     }
+    off_board(game, typed)
+}
+
+/// A word of the typed text written like the board's cell names (letters then digits, or
+/// digits alone, as the board names them) that names no cell: the ply aims off the board.
+fn off_board(game: &Game, typed: &str) -> Option<String> {
+    // A name's shape: whether it starts with a letter, and that it ends in digits.
+    let shape = |w: &str| -> Option<bool> {
+        let letters = w.len()
+            - w.trim_start_matches(|c: char| c.is_ascii_alphabetic())
+                .len();
+        let digits = &w[letters..];
+        (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(letters > 0)
+    };
+    let names = &game.board.names;
+    let lettered = shape(names.first()?)?;
+    if names.iter().any(|n| shape(n) != Some(lettered)) {
+        return None;
+    }
+    let is_cell = |w: &str| names.iter().any(|n| n.eq_ignore_ascii_case(w));
+    for word in typed.split(|c: char| !c.is_ascii_alphanumeric()) {
+        // `Sd2`: a symbol before the cell. The cell is the shortest ending of the word
+        // shaped like a name; any ending that names a cell means the word is fine.
+        let endings: Vec<&str> = (0..word.len())
+            .rev()
+            .map(|i| &word[i..])
+            .filter(|e| shape(e) == Some(lettered))
+            .collect();
+        if endings.iter().any(|e| is_cell(e)) {
+            continue;
+        }
+        if let Some(first) = endings.first() {
+            return Some(format!(
+                "{first} is off the board ({})",
+                extent(game, lettered)
+            ));
+        }
+    }
     None
+}
+
+/// How the board's cells are named, for a name that is not one: `files a to i, ranks 1
+/// to 9` (and that some squares of that grid are not cells), or `cells 1 to 32`.
+fn extent(game: &Game, lettered: bool) -> String {
+    let board = &game.board;
+    let number = |n: &String| -> u64 {
+        n.trim_start_matches(|c: char| c.is_ascii_alphabetic())
+            .parse()
+            .unwrap_or(0)
+    };
+    let low = board.names.iter().map(number).min().unwrap_or(0);
+    let high = board.names.iter().map(number).max().unwrap_or(0);
+    if !lettered {
+        return format!("its cells are numbered {low} to {high}");
+    }
+    let file = |n: &String| n.trim_end_matches(|c: char| c.is_ascii_digit()).to_string();
+    let by_length = |a: &String, b: &String| a.len().cmp(&b.len()).then(a.cmp(b));
+    let first = board
+        .names
+        .iter()
+        .map(file)
+        .min_by(by_length)
+        .unwrap_or_default();
+    let last = board
+        .names
+        .iter()
+        .map(file)
+        .max_by(by_length)
+        .unwrap_or_default();
+    let holes = if board.is_rectangle() {
+        ""
+    } else {
+        ", not every square of them a cell"
+    };
+    format!("files {first} to {last}, ranks {low} to {high}{holes}")
 }
 
 /// Every value a notation can print, lower-cased, with its class and its spelling.
@@ -260,18 +336,18 @@ fn first_refusal(
     let action = source.file.actions.get(index)?;
     let parts = parts(action);
     let mut gates = Vec::new();
-    for (p, (choose, check)) in parts.iter().enumerate() {
-        for (b, code) in choose.iter().enumerate() {
+    for (p, part) in parts.iter().enumerate() {
+        for (b, code) in part.choose.iter().enumerate() {
             match parser::parse_binding(code.get_ref()).ok()? {
                 // A name the text does not give keeps its filter in every variant: dropped,
                 // it could let the generator range over every cell for it, and over every
                 // cell again for the next such name.
-                Binding::In { var, filter, .. } => {
+                ref binding @ Binding::In { ref var, .. } => {
                     if value_of(pinned, &var.text).is_some_and(|v| v.class != Class::Other) {
                         gates.push(Gate::Member(p, b));
-                        if filter.is_some() {
-                            gates.push(Gate::Filter(p, b));
-                        }
+                        let filter = pieces(code.get_ref(), binding).condition;
+                        let terms = filter.map_or(0, |f| conjuncts(f).len());
+                        gates.extend((0..terms).map(|t| Gate::Filter(p, b, t)));
                     }
                 }
                 Binding::Let { var, .. } => {
@@ -279,11 +355,16 @@ fn first_refusal(
                         gates.push(Gate::Equal(p, b));
                     }
                 }
-                Binding::Where(_) => gates.push(Gate::Where(p, b)),
+                ref binding @ Binding::Where(_) => {
+                    let condition = pieces(code.get_ref(), binding).condition.unwrap_or("");
+                    let terms = conjuncts(condition).len();
+                    gates.extend((0..terms).map(|t| Gate::Where(p, b, t)));
+                }
             }
         }
-        if check.is_some() {
-            gates.push(Gate::Check(p));
+        if let Some(check) = part.check {
+            let terms = conjuncts(check.get_ref()).len();
+            gates.extend((0..terms).map(|t| Gate::Check(p, t)));
         }
     }
     let target = squash(typed);
@@ -312,16 +393,75 @@ fn first_refusal(
     None
 }
 
-/// The `choose` bindings and `check` of each part of an action, in order.
-fn parts(action: &ActionSpec) -> Vec<(&[Code], Option<&Code>)> {
-    let mut parts = vec![(action.choose.as_slice(), action.check.as_ref())];
-    parts.extend(
-        action
-            .then
-            .iter()
-            .map(|p| (p.choose.as_slice(), p.check.as_ref())),
-    );
+/// What explaining reads of one part of an action.
+struct PartRef<'a> {
+    choose: &'a [Code],
+    check: Option<&'a Code>,
+    why: Option<&'a Why>,
+}
+
+/// The `choose` bindings, `check` and `why` of each part of an action, in order.
+fn parts(action: &ActionSpec) -> Vec<PartRef<'_>> {
+    let mut parts = vec![PartRef {
+        choose: &action.choose,
+        check: action.check.as_ref(),
+        why: action.why.as_ref(),
+    }];
+    parts.extend(action.then.iter().map(|p| PartRef {
+        choose: &p.choose,
+        check: p.check.as_ref(),
+        why: p.why.as_ref(),
+    }));
     parts
+}
+
+/// The terms of a condition's top-level `&&`, in order, each as written: one term when it
+/// is no conjunction (or does not parse). A term's span leaves out the brackets around a
+/// bracketed expression inside it at its end (`b || (c && d)` ends before its `)`), so
+/// the brackets a term opens and does not close are closed from the text after it.
+fn conjuncts(condition: &str) -> Vec<String> {
+    fn leaves<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match &e.kind {
+            ExprKind::Binary(BinOp::And, a, b) => {
+                leaves(a, out);
+                leaves(b, out);
+            }
+            _ => out.push(e),
+        }
+    }
+    let Ok(expr) = parser::parse_expression(condition) else {
+        return vec![condition.trim().to_string()];
+    };
+    let mut terms = Vec::new();
+    leaves(&expr, &mut terms);
+    terms
+        .iter()
+        .map(|t| {
+            let mut end = t.span.end.min(condition.len());
+            let start = t.span.start.min(end);
+            let open = |s: &str| s.matches('(').count() as i64 - s.matches(')').count() as i64;
+            let mut unclosed = open(&condition[start..end]);
+            while unclosed > 0 {
+                match condition[end..].find(')') {
+                    Some(i) => {
+                        end += i + 1;
+                        unclosed -= 1;
+                    }
+                    None => break,
+                }
+            }
+            condition[start..end].trim().to_string()
+        })
+        .collect()
+}
+
+/// The terms of `condition` that `keep` keeps, as one condition (None for none).
+fn kept_terms(condition: &str, keep: impl Fn(usize) -> bool) -> Option<String> {
+    let kept: Vec<String> = (conjuncts(condition).into_iter().enumerate())
+        .filter(|(t, _)| keep(*t))
+        .map(|(_, term)| format!("({term}\n)"))
+        .collect();
+    (!kept.is_empty()).then(|| kept.join(" && "))
 }
 
 fn value_of<'a>(pinned: &'a [Pinned], name: &str) -> Option<&'a Pinned> {
@@ -396,6 +536,9 @@ fn everything(class: Class, kinds: &[String]) -> Option<String> {
 fn rewrite(action: &mut ActionSpec, kept: &[Gate], pinned: &[Pinned], kinds: &[String]) {
     action.phase = None;
     action.fallback = false;
+    // The reasons are the file's, said from it; a variant may have dropped what they name.
+    action.why = None;
+    action.then.iter_mut().for_each(|p| p.why = None);
     let keep = |g: Gate| kept.contains(&g);
     let part = |p: usize, choose: &mut Vec<Code>, check: &mut Option<Code>| {
         let mut out = Vec::new();
@@ -412,9 +555,10 @@ fn rewrite(action: &mut ActionSpec, kept: &[Gate], pinned: &[Pinned], kinds: &[S
                         condition,
                     } = pieces(text, binding);
                     let pin = value_of(pinned, x).filter(|v| v.class != Class::Other);
-                    let filter = condition
-                        .filter(|_| pin.is_none() || keep(Gate::Filter(p, b)))
-                        .map(str::to_string);
+                    let filter = condition.and_then(|f| match pin {
+                        None => Some(format!("({f}\n)")),
+                        Some(_) => kept_terms(f, |t| keep(Gate::Filter(p, b, t))),
+                    });
                     let (domain, pin) = match pin {
                         Some(v) if !keep(Gate::Member(p, b)) => (
                             everything(v.class, kinds).unwrap_or_else(|| domain.to_string()),
@@ -426,9 +570,7 @@ fn rewrite(action: &mut ActionSpec, kept: &[Gate], pinned: &[Pinned], kinds: &[S
                     if let Some(v) = pin {
                         conditions.push(format!("{x} == {}", v.value));
                     }
-                    if let Some(f) = filter {
-                        conditions.push(format!("({f}\n)"));
-                    }
+                    conditions.extend(filter);
                     out.push(new(if conditions.is_empty() {
                         format!("{x} in {domain}")
                     } else {
@@ -445,14 +587,20 @@ fn rewrite(action: &mut ActionSpec, kept: &[Gate], pinned: &[Pinned], kinds: &[S
                     }
                     None => out.push(code.clone()),
                 },
-                Ok(Binding::Where(_)) if !keep(Gate::Where(p, b)) => {}
+                Ok(ref binding @ Binding::Where(_)) => {
+                    let condition = pieces(text, binding).condition.unwrap_or("");
+                    if let Some(kept) = kept_terms(condition, |t| keep(Gate::Where(p, b, t))) {
+                        out.push(new(format!("where {kept}")));
+                    }
+                }
                 _ => out.push(code.clone()),
             }
         }
         *choose = out;
-        if !keep(Gate::Check(p)) {
-            *check = None;
-        }
+        *check = check.take().and_then(|c| {
+            let at = c.span();
+            kept_terms(c.get_ref(), |t| keep(Gate::Check(p, t))).map(|k| Spanned::new(at, k))
+        });
     };
     part(0, &mut action.choose, &mut action.check);
     for (i, then) in action.then.iter_mut().enumerate() {
@@ -460,21 +608,37 @@ fn rewrite(action: &mut ActionSpec, kept: &[Gate], pinned: &[Pinned], kinds: &[S
     }
 }
 
-/// A sentence saying what `gate` requires and where the file says so.
-fn describe(
-    variant: &Variant,
-    parts: &[(&[Code], Option<&Code>)],
-    gate: Gate,
-    pinned: &[Pinned],
-) -> String {
+/// A sentence saying what `gate` requires, why (where the part's `why` says), and where
+/// the file says so.
+fn describe(variant: &Variant, parts: &[PartRef], gate: Gate, pinned: &[Pinned]) -> String {
     let binding = |p: usize, b: usize| -> (&Code, Option<Binding>) {
-        let code = &parts[p].0[b];
+        let code = &parts[p].choose[b];
         (code, parser::parse_binding(code.get_ref()).ok())
     };
-    let said = |code: &Code, what: String| format!("{what} ({})", variant.place(&code.span()));
-    let whole = |code: &Code| said(code, format!("`{}` refuses it", one_line(code.get_ref())));
+    // The reason the part's `why` gives for `key` (a name, `where` or `check`).
+    let reason = |p: usize, key: &str| -> String {
+        (parts[p].why)
+            .and_then(|why| why.get_ref().get(key))
+            .map_or(String::new(), |r| format!(": {}", flat(r.get_ref())))
+    };
+    let said = |code: &Code, what: String, why: String| {
+        format!("{what}{why} ({})", variant.place(&code.span()))
+    };
+    let whole = |code: &Code| {
+        said(
+            code,
+            format!("`{}` refuses it", flat(code.get_ref())),
+            String::new(),
+        )
+    };
+    let term = |condition: &str, t: usize| {
+        conjuncts(condition)
+            .into_iter()
+            .nth(t)
+            .unwrap_or_else(|| condition.to_string())
+    };
     match gate {
-        Gate::Member(p, b) | Gate::Filter(p, b) => {
+        Gate::Member(p, b) | Gate::Filter(p, b, _) => {
             let (code, parsed) = binding(p, b);
             let Some(binding @ Binding::In { var, .. }) = &parsed else {
                 return whole(code);
@@ -483,29 +647,36 @@ fn describe(
             let Some(v) = value_of(pinned, &var.text).map(|v| &v.value) else {
                 return whole(code);
             };
+            let why = reason(p, &var.text);
             match (gate, piece.condition) {
                 (Gate::Member(..), _) => said(
                     code,
-                    format!(
-                        "{} = {v} is not one of `{}`",
-                        var.text,
-                        one_line(piece.value)
-                    ),
+                    format!("{} = {v} is not one of `{}`", var.text, flat(piece.value)),
+                    why,
                 ),
-                (_, Some(f)) => said(
+                (Gate::Filter(.., t), Some(f)) => said(
                     code,
-                    format!("`{}` does not hold for {} = {v}", one_line(f), var.text),
+                    format!(
+                        "`{}` does not hold for {} = {v}",
+                        flat(&term(f, t)),
+                        var.text
+                    ),
+                    why,
                 ),
                 _ => whole(code),
             }
         }
-        Gate::Where(p, b) => {
+        Gate::Where(p, b, t) => {
             let (code, parsed) = binding(p, b);
             match parsed
                 .as_ref()
                 .and_then(|w| pieces(code.get_ref(), w).condition)
             {
-                Some(condition) => said(code, format!("`{}` does not hold", one_line(condition))),
+                Some(condition) => said(
+                    code,
+                    format!("`{}` does not hold", flat(&term(condition, t))),
+                    reason(p, "where"),
+                ),
                 None => whole(code),
             }
         }
@@ -519,20 +690,22 @@ fn describe(
                         format!(
                             "`{} = {}` is not {wanted} here",
                             var.text,
-                            one_line(pieces(code.get_ref(), binding).value)
+                            flat(pieces(code.get_ref(), binding).value)
                         ),
+                        reason(p, &var.text),
                     )
                 }
                 _ => whole(code),
             }
         }
-        Gate::Check(p) => match parts[p].1 {
+        Gate::Check(p, t) => match parts[p].check {
             Some(code) => said(
                 code,
                 format!(
                     "the check `{}` does not hold after the ply",
-                    one_line(code.get_ref())
+                    flat(&term(code.get_ref(), t))
                 ),
+                reason(p, "check"),
             ),
             None => String::new(),
         },

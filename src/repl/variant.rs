@@ -125,19 +125,24 @@ pub fn action(name: &str, choose: Vec<Spanned<String>>, notation: Spanned<String
         effect: None,
         check: None,
         notation: Spanned::new(at.clone(), toml::Value::String(notation.into_inner())),
+        why: None,
         then: Vec::new(),
     }
+}
+
+/// An expression written over several lines on one line, without its comments, whole.
+pub fn flat(text: &str) -> String {
+    (text.lines())
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .flat_map(str::split_whitespace)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// An expression written over several lines, on one line, without its comments, cut to
 /// a readable length.
 pub fn one_line(text: &str) -> String {
-    let joined = text
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or(""))
-        .flat_map(str::split_whitespace)
-        .collect::<Vec<_>>()
-        .join(" ");
+    let joined = flat(text);
     if joined.chars().count() > 100 {
         let cut: String = joined.chars().take(100).collect();
         format!("{cut}...")

@@ -309,9 +309,16 @@ pub struct ActionSpec {
     pub effect: Option<Code>,
     pub check: Option<Code>,
     pub notation: NotationSpec,
+    /// Why a ply breaks a condition, said when `play` explains a refused ply: a sentence
+    /// per name the part's `choose` binds (its collection and filter), `where` (its `where`
+    /// bindings) or `check`.
+    pub why: Option<Why>,
     #[serde(default)]
     pub then: Vec<PartSpec>,
 }
+
+/// An action part's `why` table: a reason per name bound, `where` or `check`.
+pub type Why = Spanned<std::collections::BTreeMap<String, Spanned<String>>>;
 
 /// A part's `notation`: one template (a string), or a list of `{ when = COND, text =
 /// TEMPLATE }` tables, the first whose `when` holds giving the text (a case without `when`
@@ -333,6 +340,10 @@ pub struct PartSpec {
     pub effect: Option<Code>,
     pub check: Option<Code>,
     pub notation: NotationSpec,
+    /// Why a ply breaks a condition, said when `play` explains a refused ply: a sentence
+    /// per name the part's `choose` binds (its collection and filter), `where` (its `where`
+    /// bindings) or `check`.
+    pub why: Option<Why>,
 }
 
 /// `[[end]]`: a rule that ends the game.
