@@ -226,6 +226,102 @@ fn plies_are_accepted_with_the_spacing_help_promises() {
 }
 
 #[test]
+fn plies_are_read_as_players_write_them_by_hand_when_that_names_one_ply() {
+    // Without the check or mate mark, in the coordinate form, without the capture mark.
+    let out = play(
+        &[
+            "games/chess.toml",
+            "--seed",
+            "1",
+            "--seat",
+            "white=human",
+            "--seat",
+            "black=human",
+        ],
+        "f2f3\ne7-e5\ng2 g4\nQd8-h4\nhistory\nquit\nn\n",
+    );
+    let text = stdout(&out);
+    assert!(!text.contains("is not legal"), "{text}");
+    assert!(
+        text.contains("1. white f2-f3\n2. black e7-e5\n3. white g2-g4\n4. black Qd8-h4#"),
+        "{text}"
+    );
+    let out = rulebook()
+        .args([
+            "moves",
+            "games/chess.toml",
+            "--after",
+            "e2e4;d7d5;E4D5",
+            "--board",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout(&out).contains("5   .  .  .  P  .  .  .  ."),
+        "{}",
+        stdout(&out)
+    );
+    // Two plies that differ only by a mark are not guessed between.
+    let dir = Scratch::new("loose-plies");
+    let file = dir.join("marks.toml");
+    std::fs::write(
+        &file,
+        r#"[game]
+name = "Marks"
+[[players]]
+name = "red"
+[[players]]
+name = "blue"
+[board]
+files = 2
+ranks = 1
+[pieces.man]
+owned = true
+symbol = { red = "r", blue = "b" }
+[[setup]]
+put = "man"
+owner = "red"
+at = ["a1"]
+[[actions]]
+name = "step"
+choose = ['from in cells where owner(from) == me', 'to in cells where empty(to)']
+effect = 'move(from, to)'
+notation = '{from}-{to}'
+[[actions]]
+name = "slide"
+choose = ['from in cells where owner(from) == me', 'to in cells where empty(to)']
+effect = 'move(from, to)'
+notation = '{from}={to}'
+[[end]]
+when = 'false'
+result = "draw"
+"#,
+    )
+    .unwrap();
+    let after = |plies: &str| {
+        rulebook()
+            .arg("moves")
+            .arg(&file)
+            .args(["--after", plies])
+            .output()
+            .unwrap()
+    };
+    assert!(after("a1=b1").status.success());
+    let out = after("a1b1");
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("closest legal plies: a1-b1, a1=b1"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
 fn one_legal_ply_is_one_ply_not_one_plies() {
     let out = play(
         &["tests/games/never_ends.toml", "--seed", "1"],

@@ -714,17 +714,45 @@ fn describe(variant: &Variant, parts: &[PartRef], gate: Gate, pinned: &[Pinned])
 
 /// The legal ply a person typed: as the texts are compared (case and runs of spaces
 /// ignored), or failing that with every space ignored, as `play`'s `help` promises
-/// (`Sd2 - d3`), when that names one ply alone. The error holds the closest legal texts.
+/// (`Sd2 - d3`), or failing that as players write plies by hand ([`loose`]: without the
+/// marks that end a text, `+` or `#`, nor the `-` or `x` between two cells), each when
+/// that names one ply alone. The error holds the closest legal texts.
 pub fn typed_ply(game: &Game, state: &State, text: &str) -> Result<Ply, Vec<String>> {
     game.parse_ply(state, text).or_else(|e| {
-        let wanted = squash(text);
-        let mut same = game
-            .legal_with_notation(state)
-            .into_iter()
-            .filter(|(t, _)| squash(t) == wanted);
-        match (same.next(), same.next()) {
-            (Some((_, ply)), None) => Ok(ply),
-            _ => Err(e.closest),
-        }
+        let legal = game.legal_with_notation(state);
+        let only = |key: &dyn Fn(&str) -> String| -> Option<Ply> {
+            let wanted = key(text);
+            if wanted.is_empty() {
+                return None;
+            }
+            let mut same = legal.iter().filter(|(t, _)| key(t) == wanted);
+            match (same.next(), same.next()) {
+                (Some((_, ply)), None) => Some(ply.clone()),
+                _ => None,
+            }
+        };
+        only(&squash).or_else(|| only(&loose)).ok_or(e.closest)
     })
+}
+
+/// A ply's text as a person may write it by hand: lower-cased, with only its letters and
+/// digits, and without an `x` between a digit and the next letter or digit (a capture
+/// mark between two cells: `e4xd5`, `11x18`). `Qd8-h4#`, `qd8h4` and `Qd8 h4` are one
+/// text, and so are `e2-e4` and `e2e4`.
+fn loose(text: &str) -> String {
+    let kept: Vec<char> = (text.chars())
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    let mut out = String::with_capacity(kept.len());
+    for (i, &c) in kept.iter().enumerate() {
+        let between_cells = c == 'x'
+            && i > 0
+            && kept[i - 1].is_ascii_digit()
+            && kept.get(i + 1).is_some_and(char::is_ascii_alphanumeric);
+        if !between_cells {
+            out.push(c);
+        }
+    }
+    out
 }
