@@ -176,3 +176,24 @@ fn two_passes_end_the_game_and_area_with_komi_decides() {
         assert_eq!(s.outcome.as_ref().expect("over").winners, winners);
     }
 }
+
+/// Rule 1: the files skip `i`, so the centre of the 19x19 board is `k10`, and the board
+/// is lettered so.
+#[test]
+fn the_files_skip_i_and_k10_is_the_centre_of_19x19() {
+    let g = go(19, 75);
+    let centre = g.board.find("k10").expect("k10 is a point");
+    assert_eq!(g.board.coords[centre as usize], (10, 10));
+    assert!(g.board.find("i5").is_none() && g.board.find("t19").is_some());
+    let mut state = g.start();
+    common::play(&g, &mut state, "k10");
+    let board = rulebook::render::board::render(&g, &state);
+    assert!(
+        board.contains("a  b  c  d  e  f  g  h  j  k  l  m  n  o  p  q  r  s  t"),
+        "{board}"
+    );
+    assert!(
+        board.contains("10   .  .  .  .  .  .  .  .  .  X"),
+        "{board}"
+    );
+}

@@ -55,6 +55,9 @@ impl Compiler<'_> {
             let span = spec.shape.as_ref().map_or(spec.files.span(), |s| s.span());
             return Err(self.at(span, "the board has no cells", "no cell passes this shape"));
         }
+        if let Some(letters) = &spec.file_letters {
+            board.name_files(self.file_letters(letters, files)?);
+        }
         board.hexagonal = spec.hexagonal;
         let allowed = if spec.hexagonal {
             board::HEXAGONAL
@@ -111,6 +114,44 @@ impl Compiler<'_> {
 
     /// Adds the links of a `{ dirs, where }` entry: from each cell for which `where` holds,
     /// in each of the directions, to its grid neighbour.
+    /// The letters of `[board] file_letters`, checked: a lower-case letter per file at
+    /// least, none twice.
+    fn file_letters(
+        &self,
+        letters: &Spanned<String>,
+        files: i64,
+    ) -> Result<Vec<char>, Box<Diagnostic>> {
+        let chars: Vec<char> = letters.get_ref().chars().collect();
+        let problem = if let Some(c) = chars.iter().find(|c| !c.is_ascii_lowercase()) {
+            Some(format!(
+                "`{}` is not a lower-case letter from a to z",
+                c.escape_debug()
+            ))
+        } else if let Some((i, c)) =
+            (chars.iter().enumerate()).find(|(i, c)| chars[..*i].contains(c))
+        {
+            Some(format!(
+                "`{c}` names two files (the {}th letter repeats one)",
+                i + 1
+            ))
+        } else if (chars.len() as i64) < files {
+            Some(format!(
+                "{} letters for {files} files: each file needs one",
+                chars.len()
+            ))
+        } else {
+            None
+        };
+        match problem {
+            Some(problem) => Err(self.at(
+                letters.span(),
+                problem,
+                "the letters that name the files, first to last",
+            )),
+            None => Ok(chars),
+        }
+    }
+
     pub(super) fn grid_links(
         &self,
         board: &mut Board,

@@ -58,6 +58,9 @@ pub struct Board {
     pub coords: Vec<(u8, u8)>,
     /// For each cell: its name, such as `c3`.
     pub names: Vec<String>,
+    /// The letters that name the files, first to last: `a` to `z` unless the file names
+    /// others (a board whose files skip `i`, see [`Board::name_files`]).
+    pub file_letters: Vec<char>,
     /// For each cell and direction: the linked neighbour, if any.
     pub links: Vec<[Option<CellId>; 8]>,
     /// For each cell: the directions in which it has a link, a bit each.
@@ -125,6 +128,7 @@ impl Board {
             hexagonal: false,
             coords,
             names,
+            file_letters: ('a'..='z').collect(),
             links,
             link_dirs,
             grid,
@@ -142,6 +146,21 @@ impl Board {
             two_way: 0,
             forward: Vec::new(),
         }
+    }
+
+    /// The letter of file `file` (counted from 1).
+    pub fn file_letter(&self, file: u8) -> char {
+        let i = usize::from(file).saturating_sub(1);
+        self.file_letters.get(i).copied().unwrap_or('?')
+    }
+
+    /// Names the files with `letters`, one per file from the first, and every cell after
+    /// them (`k10`): before links name cells.
+    pub fn name_files(&mut self, letters: Vec<char>) {
+        self.file_letters = letters;
+        self.names = (self.coords.iter())
+            .map(|&(file, rank)| format!("{}{rank}", self.file_letter(file)))
+            .collect();
     }
 
     /// Whether every link in `dirs` has a link back in `dirs`: then two cells are joined

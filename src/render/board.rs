@@ -115,7 +115,7 @@ fn grid(game: &Game, cell: &CellDrawer, widest: usize) -> String {
     }
     let mut files = format!("{:label$} {}", "", " ".repeat(shift(0)));
     for file in 1..=board.files {
-        files.push_str(&format!("{:>width$}", (b'a' + file - 1) as char));
+        files.push_str(&format!("{:>width$}", board.file_letter(file)));
     }
     out.push_str(&files);
     out.push('\n');
@@ -185,7 +185,7 @@ fn lines(game: &Game, cell: &CellDrawer, width: usize) -> String {
         let (_, column) = place(file, 1);
         // A hexagonal file runs on down to the right, half a step further.
         let column = column + if board.hexagonal { step / 2 } else { 0 };
-        files[column] = (b'a' + file - 1) as char;
+        files[column] = board.file_letter(file);
     }
     out.push_str(files.iter().collect::<String>().trim_end());
     out.push('\n');

@@ -99,6 +99,9 @@ pub struct BoardSpec {
     /// What the number drawn after a cell's top symbol counts: a number expression over
     /// the cell `here` (default: every piece of the stack).
     pub shown_height: Option<Code>,
+    /// The letters that name the files, first to last (default `abc...z`): for a board
+    /// whose players' files skip a letter (`i`, say).
+    pub file_letters: Option<Spanned<String>>,
 }
 
 /// One entry of `board.links`: grid links (`dirs`, `where`) or explicit lines (`join`).

@@ -15,7 +15,7 @@
 
 use std::collections::HashSet;
 
-use super::{GameResult, Reference, cell_name};
+use super::{GameResult, Reference};
 
 /// Turn order (rule 2: black plays first).
 pub const PLAYERS: [&str; 2] = ["black", "white"];
@@ -190,7 +190,12 @@ impl Reference for Go {
 
     fn notation(&self, ply: &Move) -> String {
         match ply {
-            Move::Place(p) => cell_name(p % self.size, p / self.size),
+            // Rule 1: the file letters skip `i`.
+            Move::Place(p) => format!(
+                "{}{}",
+                "abcdefghjklmnopqrstuvwxyz".as_bytes()[p % self.size] as char,
+                p / self.size + 1
+            ),
             Move::Pass => "pass".to_string(),
         }
     }
