@@ -197,3 +197,27 @@ fn the_files_skip_i_and_k10_is_the_centre_of_19x19() {
         "{board}"
     );
 }
+
+/// The score counts tenths of a point (so that komi can be 7.5); the end of a game shows
+/// it in points.
+#[test]
+fn scores_are_shown_in_points() {
+    let out = crate::common::run_with_stdin(
+        crate::common::rulebook().args([
+            "play",
+            "games/go.toml",
+            "--seed",
+            "1",
+            "--seat",
+            "black=human",
+            "--seat",
+            "white=human",
+        ]),
+        "pass\npass\nquit\nn\n",
+    );
+    let text = crate::common::stdout(&out);
+    assert!(
+        text.contains("scores: black 0.0 points; white 7.5 points"),
+        "{text}"
+    );
+}

@@ -534,6 +534,7 @@ impl Compiler<'_> {
             ends,
             stuck_rules,
             score,
+            score_unit: self.score_unit()?,
             eval,
             eval_cutoff,
             max_plies,

@@ -2,6 +2,7 @@
 //! expressions that stand outside actions.
 
 use super::*;
+use crate::engine::game::ScoreUnit;
 
 impl Compiler<'_> {
     pub(super) fn phases(&self, names: &Names) -> Result<Vec<(String, Phase)>, Box<Diagnostic>> {
@@ -208,5 +209,34 @@ impl Compiler<'_> {
             result,
             frame: scope.frame,
         })
+    }
+}
+
+impl Compiler<'_> {
+    /// How scores are shown (`[scoring] scale` and `unit`), checked: a scale from 1 to a
+    /// million.
+    pub(super) fn score_unit(&self) -> Result<ScoreUnit, Box<Diagnostic>> {
+        let Some(scoring) = &self.src.file.scoring else {
+            return Ok(ScoreUnit::default());
+        };
+        let scale = match &scoring.scale {
+            None => 1,
+            Some(s) if (1..=1_000_000).contains(s.get_ref()) => *s.get_ref(),
+            Some(s) => {
+                return Err(self.at(
+                    s.span(),
+                    format!(
+                        "a score scale must be from 1 to 1000000, not {}",
+                        s.get_ref()
+                    ),
+                    "how many score points make one unit",
+                ));
+            }
+        };
+        let unit = scoring
+            .unit
+            .as_ref()
+            .map_or(String::new(), |u| printable(u.get_ref()).into_owned());
+        Ok(ScoreUnit { scale, unit })
     }
 }

@@ -78,6 +78,42 @@ impl Per {
     }
 }
 
+/// How a score is shown: it counts `1 / scale` of a `unit` (`[scoring] scale` and
+/// `unit`): a score kept in tenths of a point, to count half points in whole numbers, is
+/// shown `74.5 points`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoreUnit {
+    pub scale: i64,
+    pub unit: String,
+}
+
+impl Default for ScoreUnit {
+    fn default() -> ScoreUnit {
+        ScoreUnit {
+            scale: 1,
+            unit: String::new(),
+        }
+    }
+}
+
+impl ScoreUnit {
+    /// `value` as people read it: divided by the scale with as many decimals as the scale
+    /// has zeros beyond one (`745` in tenths is `74.5`), then the unit.
+    pub fn show(&self, value: i64) -> String {
+        let number = if self.scale <= 1 {
+            value.to_string()
+        } else {
+            let decimals = (self.scale as f64).log10().ceil() as usize;
+            format!("{:.decimals$}", value as f64 / self.scale as f64)
+        };
+        if self.unit.is_empty() {
+            number
+        } else {
+            format!("{number} {}", self.unit)
+        }
+    }
+}
+
 /// A declared parameter and the value this game was compiled with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParamValue {
@@ -123,6 +159,8 @@ pub struct Game {
     pub stuck_rules: Vec<EndRule>,
     /// The score expression, if the game scores; `me` is the player scored.
     pub score: Option<Standalone>,
+    /// How scores are shown to people.
+    pub score_unit: ScoreUnit,
     /// The bots' heuristic, if the game declares one; `me` is the player evaluated.
     pub eval: Option<Standalone>,
     /// With an `[eval]`, the plies after which MCTS stops a playout and scores it by the

@@ -133,7 +133,7 @@ pub fn ending(game: &Game, variant: Option<&Variant>, before: &State, after: &St
             .iter()
             .enumerate()
             .map(|(p, s)| {
-                let list: Vec<String> = s.iter().map(i64::to_string).collect();
+                let list: Vec<String> = s.iter().map(|&v| game.score_unit.show(v)).collect();
                 format!("{} {}", game.players[p], list.join(" "))
             })
             .collect();

@@ -364,6 +364,11 @@ pub struct EndSpec {
 #[serde(deny_unknown_fields)]
 pub struct ScoringSpec {
     pub score: Code,
+    /// How many score points make one `unit` when scores are shown (10: the score counts
+    /// tenths); default 1.
+    pub scale: Option<Spanned<i64>>,
+    /// What a shown score counts (`points`); default nothing.
+    pub unit: Option<Spanned<String>>,
 }
 
 /// `[eval]`: a heuristic for bots, from the point of view of `me` (higher is better).
