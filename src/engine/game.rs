@@ -218,6 +218,14 @@ pub struct IllegalPly {
 }
 
 impl Game {
+    /// Every parameter and its value as the user writes it (`("size", "8")`), in the
+    /// file's order: what transcripts, match reports and recompiled variants record.
+    pub fn param_texts(&self) -> Vec<(String, String)> {
+        (self.params.iter())
+            .map(|p| (p.name.clone(), p.text()))
+            .collect()
+    }
+
     /// Why the plies listed, counted or drawn so far may be cut short: the located error
     /// of the first action whose walk in some position ran past `program::MOST_STEPS`
     /// (a repeated part with several choices a play, most often). The commands that list

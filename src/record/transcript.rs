@@ -105,11 +105,7 @@ impl Transcript {
         Transcript {
             game: game.name.clone(),
             file: file.to_string(),
-            params: game
-                .params
-                .iter()
-                .map(|p| (p.name.clone(), p.text()))
-                .collect(),
+            params: game.param_texts(),
             position: game.start_position.clone(),
             seed,
             result: "unfinished".into(),

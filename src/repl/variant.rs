@@ -39,11 +39,7 @@ impl Variant {
         Some(Variant {
             path: path.to_string(),
             text: source.text,
-            params: game
-                .params
-                .iter()
-                .map(|p| (p.name.clone(), p.text()))
-                .collect(),
+            params: game.param_texts(),
         })
     }
 

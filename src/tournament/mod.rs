@@ -232,11 +232,7 @@ fn report(game: &Game, settings: &MatchSettings, totals: Totals) -> Result<Repor
     Ok(Report {
         game: game.name.clone(),
         file: settings.file.clone(),
-        params: game
-            .params
-            .iter()
-            .map(|p| (p.name.clone(), p.text()))
-            .collect(),
+        params: game.param_texts().into_iter().collect(),
         position: game.start_position.clone(),
         specs: settings.bots.clone(),
         games: settings.games,
