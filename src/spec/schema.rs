@@ -99,6 +99,9 @@ pub struct BoardSpec {
     /// What the number drawn after a cell's top symbol counts: a number expression over
     /// the cell `here` (default: every piece of the stack).
     pub shown_height: Option<Code>,
+    /// A number over `file` and `rank` written in each cell of a picture, for a game
+    /// whose notation numbers its cells (default: none).
+    pub numbers: Option<Code>,
 }
 
 /// One entry of `board.links`: grid links (`dirs`, `where`) or explicit lines (`join`).
@@ -124,6 +127,9 @@ pub struct PieceSpec {
     pub owned: bool,
     /// One symbol, or a table from player name to symbol.
     pub symbol: Spanned<toml::Value>,
+    /// How pictures draw the pieces: `circle` (the default), `square`, `triangle`,
+    /// `ring` or `cross`.
+    pub shape: Option<Spanned<String>>,
 }
 
 /// `[vars]`: state the game keeps besides the board.
