@@ -25,6 +25,7 @@ use crate::record::file::{Named, check_paths, write_output};
 use crate::record::trace;
 use crate::record::transcript::{Transcript, closest_plies};
 use crate::render::board::render;
+use crate::render::picture::{self, html};
 use crate::render::text::{echo, printable, printable_lines};
 use crate::repl;
 use crate::repl::explain::typed_ply;
@@ -78,6 +79,10 @@ enum Command {
         /// Also draws the position before the list.
         #[arg(long)]
         board: bool,
+        /// Writes a picture of the position (SVG) to this file, the last ply of
+        /// `--after` marked.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<String>,
     },
     /// Counts the leaf plies at a depth from the start.
     Perft {
@@ -121,6 +126,9 @@ enum Command {
         /// Writes the game as a transcript (the format `play` saves) to this file.
         #[arg(long, value_name = "FILE")]
         transcript: Option<String>,
+        /// Writes the game as one HTML page that steps through its positions.
+        #[arg(long, value_name = "FILE")]
+        html: Option<String>,
     },
     /// Plays many games between bots, seats rotated, and prints a table of results.
     Match {
@@ -207,6 +215,10 @@ enum Command {
         /// Draws the board after every ply, not only at the end.
         #[arg(long)]
         board: bool,
+        /// Writes the game as one HTML page that steps through its positions (no
+        /// network needed to view it).
+        #[arg(long, value_name = "FILE")]
+        html: Option<String>,
     },
     /// Plays a game in the terminal, against people or bots.
     Play {
@@ -300,7 +312,14 @@ impl GameArgs {
 /// whose text holds `;` itself is found by joining pieces again: the first of `a`, `a;`,
 /// `a;b`, `a;b;`... that is a legal ply is played.
 pub fn play_sequence(game: &Game, plies: &str) -> Result<State, Failure> {
+    play_sequence_marked(game, plies).map(|(state, _)| state)
+}
+
+/// [`play_sequence`], with the position before the last ply played (none if no ply
+/// was): what a picture marks the last ply by.
+fn play_sequence_marked(game: &Game, plies: &str) -> Result<(State, Option<State>), Failure> {
     let mut state = game.start();
+    let mut before = None;
     let pieces: Vec<&str> = plies.split(';').collect();
     let (mut at, mut index) = (0, 0);
     while at < pieces.len() {
@@ -333,10 +352,11 @@ pub fn play_sequence(game: &Game, plies: &str) -> Result<State, Failure> {
                 },
             )));
         };
+        before = Some(state.clone());
         game.play(&mut state, &ply);
         at = last + 1;
     }
-    Ok(state)
+    Ok((state, before))
 }
 
 fn illegal_message(index: usize, e: &IllegalPly) -> String {
@@ -388,11 +408,23 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                 ExitCode::FAILURE
             })
         }
-        Command::Moves { game, after, board } => {
+        Command::Moves {
+            game,
+            after,
+            board,
+            svg,
+        } => {
+            if let Some(path) = &svg {
+                game.check_outputs(&[("--svg", path)])?;
+            }
             let g = load_game(&game.as_ref())?;
-            let state = play_sequence(&g, after.as_deref().unwrap_or(""))?;
+            let (state, before) = play_sequence_marked(&g, after.as_deref().unwrap_or(""))?;
             if board {
                 write!(out, "{}", render(&g, &state))?;
+            }
+            if let Some(path) = svg {
+                write_output(&path, picture::svg(&g, &state, before.as_ref()))
+                    .map_err(|e| Failure(format!("cannot write the picture {path}: {e}")))?;
             }
             let legal = g.legal_with_notation(&state);
             no_runaway(&g)?;
@@ -460,12 +492,16 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             max_plies,
             trace: trace_path,
             transcript,
+            html,
         } => {
-            let outputs: Vec<(&str, &str)> =
-                [("--trace", &trace_path), ("--transcript", &transcript)]
-                    .into_iter()
-                    .filter_map(|(what, path)| Some((what, path.as_deref()?)))
-                    .collect();
+            let outputs: Vec<(&str, &str)> = [
+                ("--trace", &trace_path),
+                ("--transcript", &transcript),
+                ("--html", &html),
+            ]
+            .into_iter()
+            .filter_map(|(what, path)| Some((what, path.as_deref()?)))
+            .collect();
             game.check_outputs(&outputs)?;
             let mut g = load_game(&game.as_ref())?;
             if max_plies.is_some() {
@@ -497,6 +533,11 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             if let Some(path) = transcript {
                 write_output(&path, lines.transcript.to_text())
                     .map_err(|e| Failure(format!("cannot write the transcript {path}: {e}")))?;
+            }
+            if let Some(path) = html {
+                let positions = positions(&g, &lines.transcript)?;
+                write_output(&path, html::page(&g, &lines.transcript, &positions))
+                    .map_err(|e| Failure(format!("cannot write the replay page {path}: {e}")))?;
             }
             for l in &lines.moves {
                 writeln!(out, "{l}")?;
@@ -598,8 +639,13 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             repl::run(g, &options, out)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Replay { file, game, board } => {
-            replay(&file, game.as_deref(), board, out)?;
+        Command::Replay {
+            file,
+            game,
+            board,
+            html,
+        } => {
+            replay(&file, game.as_deref(), board, html.as_deref(), out)?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -892,11 +938,13 @@ pub fn selfplay_with(
 }
 
 /// Checks a transcript against its game file and prints the positions: the final one, or
-/// every one with `board`. A line that does not fit is an error naming it.
+/// every one with `board`; with `html`, writes the replay page there. A line that does
+/// not fit is an error naming it.
 pub fn replay(
     path: &str,
     game_file: Option<&str>,
     board: bool,
+    html: Option<&str>,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     let t = Transcript::read(path).map_err(Failure)?;
@@ -905,6 +953,19 @@ pub fn replay(
         Some(file) => file.to_string(),
         None => transcript_game_file(path, &t.file).map_err(Failure)?,
     };
+    if let Some(page) = html {
+        let named = |what, file, written| Named {
+            what,
+            path: Path::new(file),
+            written,
+        };
+        check_paths(&[
+            named("the transcript", path, false),
+            named("the game file", &file, false),
+            named("--html", page, true),
+        ])
+        .map_err(Failure)?;
+    }
     let source = spec::load(&file).map_err(|d| {
         Failure(format!(
             "{shown}: the game file `{}`: {d}",
@@ -940,10 +1001,14 @@ pub fn replay(
     // The game file read again, to say what refuses a ply and why the game ended.
     let variant = Variant::of(&file, &game);
     let mut drawn = String::new();
-    // The positions before and after the last ply replayed.
+    // The positions before and after the last ply replayed, and every one for a page.
     let (mut before, mut after) = (game.start(), game.start());
+    let mut positions = vec![game.start()];
     let replayed = t.replay(&game, |entry, state| {
         before = std::mem::replace(&mut after, state.clone());
+        if html.is_some() {
+            positions.push(state.clone());
+        }
         if board {
             let by = if entry.by.is_empty() {
                 String::new()
@@ -985,6 +1050,10 @@ pub fn replay(
             t.result
         )));
     }
+    if let Some(page) = html {
+        write_output(page, html::page(&game, &t, &positions))
+            .map_err(|e| Failure(format!("cannot write the replay page {page}: {e}")))?;
+    }
     if !board {
         write!(out, "{}", render(&game, &state))?;
     }
@@ -1004,6 +1073,16 @@ pub fn replay(
         printable(&t.result)
     )?;
     Ok(())
+}
+
+/// The positions of a game recorded in `transcript`: the start, then the position after
+/// each ply.
+fn positions(game: &Game, transcript: &Transcript) -> Result<Vec<State>, Failure> {
+    let mut positions = vec![game.start()];
+    transcript
+        .replay(game, |_, state| positions.push(state.clone()))
+        .map_err(|e| Failure(format!("the game played does not replay: {e}")))?;
+    Ok(positions)
 }
 
 /// Where the game file a transcript names is: beside the transcript first (a folder of

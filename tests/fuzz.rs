@@ -106,15 +106,18 @@ fn load_and_play(text: String, seed: u64) {
     match spec::parse("mutated.toml", text).and_then(|s| compile::compile(&s, &[])) {
         Ok(game) => {
             let mut state = game.start();
+            let mut before = None;
             let mut bot = RandomBot::new(seed);
             for _ in 0..12 {
                 let Some(ply) = bot.choose(&game, &state) else {
                     break;
                 };
                 let _ = game.notation(&state, &ply);
+                before = Some(state.clone());
                 game.play(&mut state, &ply);
             }
             let _ = rulebook::render::board::render(&game, &state);
+            let _ = rulebook::render::picture::svg(&game, &state, before.as_ref());
         }
         Err(diagnostic) => {
             let shown = diagnostic.to_string();

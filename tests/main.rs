@@ -25,6 +25,7 @@ mod invariants;
 mod messages;
 mod minidrop;
 mod nothing_lost;
+mod pictures;
 mod play;
 mod positions;
 mod properties;

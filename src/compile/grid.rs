@@ -59,6 +59,9 @@ impl Compiler<'_> {
             board.name_files(self.file_letters(letters, files)?);
         }
         board.hexagonal = spec.hexagonal;
+        if let Some(code) = &spec.numbers {
+            board.numbers = Some(self.cell_numbers(&board, code, params)?);
+        }
         let allowed = if spec.hexagonal {
             board::HEXAGONAL
         } else {
@@ -110,6 +113,36 @@ impl Compiler<'_> {
             }
         }
         Ok(board)
+    }
+
+    /// `numbers`: the constant number over `file` and `rank` of every cell, in cell
+    /// order.
+    fn cell_numbers(
+        &self,
+        board: &Board,
+        code: &Code,
+        params: &[ParamValue],
+    ) -> Result<Vec<i64>, Box<Diagnostic>> {
+        let e = self.parse_expr(code)?;
+        board
+            .coords
+            .iter()
+            .map(|&(file, rank)| {
+                let env = ConstEnv {
+                    params,
+                    cell: Some((file as i64, rank as i64)),
+                };
+                match constant::eval(&e, &env) {
+                    Ok(Const::Int(n)) => Ok(n),
+                    Ok(Const::Bool(_)) => Err(self.at(
+                        code.span(),
+                        "`numbers` must be a number over `file` and `rank`",
+                        "this is a condition",
+                    )),
+                    Err(err) => Err(self.lang(code, err)),
+                }
+            })
+            .collect()
     }
 
     /// Adds the links of a `{ dirs, where }` entry: from each cell for which `where` holds,

@@ -25,7 +25,7 @@ use toml::Spanned;
 use crate::engine::action::{Action, PartCode};
 use crate::engine::board::{self, Board, DIRECTION_SETS, DIRECTIONS, MAX_SIDE};
 use crate::engine::check_before::CheckBefore;
-use crate::engine::game::{Draw, Game, KindInfo, ParamValue, Per, VarInfo};
+use crate::engine::game::{Draw, Game, KindInfo, ParamValue, Per, PieceShape, VarInfo};
 use crate::engine::natives;
 use crate::engine::overlay::Overlay;
 use crate::engine::precheck::Precheck;

@@ -66,10 +66,29 @@ impl Compiler<'_> {
                     "too long, empty, or with a digit or a control character",
                 ));
             }
+            let shape = match &spec.shape {
+                None => PieceShape::default(),
+                Some(given) => PieceShape::NAMES
+                    .iter()
+                    .find(|(n, _)| n == given.get_ref())
+                    .map(|&(_, shape)| shape)
+                    .ok_or_else(|| {
+                        let names: Vec<&str> = PieceShape::NAMES.iter().map(|(n, _)| *n).collect();
+                        self.at(
+                            given.span(),
+                            format!(
+                                "the shape of piece `{name}` must be one of {}",
+                                names.join(", ")
+                            ),
+                            "unknown shape",
+                        )
+                    })?,
+            };
             kinds.push(KindInfo {
                 name: name.clone(),
                 owned: spec.owned,
                 symbols,
+                shape,
             });
         }
         if kinds.is_empty() {

@@ -54,6 +54,9 @@ pub struct Board {
     /// Whether the grid stands for hexagons (see [`HEXAGONAL`]): only the renderer reads
     /// it, to shift each rank by half a cell; the links already say who is next to whom.
     pub hexagonal: bool,
+    /// For each cell, the number a picture writes in it (`numbers` in `[board]`), if the
+    /// file gives one: only pictures read it, for games whose notation numbers cells.
+    pub numbers: Option<Vec<i64>>,
     /// For each cell: (file, rank), both counted from 1.
     pub coords: Vec<(u8, u8)>,
     /// For each cell: its name, such as `c3`.
@@ -126,6 +129,7 @@ impl Board {
             files,
             ranks,
             hexagonal: false,
+            numbers: None,
             coords,
             names,
             file_letters: ('a'..='z').collect(),

@@ -22,6 +22,31 @@ pub struct KindInfo {
     pub owned: bool,
     /// The symbol per player for owned kinds, or one symbol for neutral kinds.
     pub symbols: Vec<String>,
+    /// The outline pictures draw the pieces with, so that kinds tell apart at a glance.
+    pub shape: PieceShape,
+}
+
+/// The outline a picture draws a piece with (`shape` in `[pieces.NAME]`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PieceShape {
+    #[default]
+    Circle,
+    Square,
+    Triangle,
+    /// A circle drawn as its outline only.
+    Ring,
+    Cross,
+}
+
+impl PieceShape {
+    /// Every shape with the name a game file gives it.
+    pub const NAMES: [(&'static str, PieceShape); 5] = [
+        ("circle", PieceShape::Circle),
+        ("square", PieceShape::Square),
+        ("triangle", PieceShape::Triangle),
+        ("ring", PieceShape::Ring),
+        ("cross", PieceShape::Cross),
+    ];
 }
 
 /// A variable of the game file.

@@ -5,7 +5,7 @@
 //! empty cell and a blank is a square outside the board.
 
 use crate::engine::game::Game;
-use crate::engine::state::{NEUTRAL, State};
+use crate::engine::state::{NEUTRAL, Piece, State};
 use crate::record::transcript::Transcript;
 
 /// The board of a position, with a line saying whose turn it is or how the game ended.
@@ -235,25 +235,37 @@ fn visible_width(text: &str) -> usize {
 }
 
 fn cell_text(game: &Game, state: &State, cell: usize) -> String {
-    let stack = &state.stacks()[cell];
-    let Some(top) = stack.last() else {
+    let Some(top) = state.stacks()[cell].last() else {
         return ".".into();
     };
-    let kind = &game.kinds[top.kind as usize];
-    let symbol = if top.owner == NEUTRAL {
-        kind.symbols[0].clone()
-    } else {
-        kind.symbols
-            .get(top.owner as usize)
-            .cloned()
-            .unwrap_or_else(|| "?".into())
-    };
-    let height = game.shown_height(state, cell);
-    if height != 1 {
-        format!("{symbol}{height}")
-    } else {
-        symbol
+    let symbol = symbol(game, top);
+    match drawn_height(game, state, cell) {
+        Some(height) => format!("{symbol}{height}"),
+        None => symbol,
     }
+}
+
+/// The symbol a piece is drawn with: its kind's symbol for its owner (the kind's one
+/// symbol for a neutral piece; `?` for an owner the kind has no symbol for).
+pub fn symbol(game: &Game, piece: &Piece) -> String {
+    let kind = &game.kinds[piece.kind as usize];
+    let index = if piece.owner == NEUTRAL {
+        0
+    } else {
+        piece.owner as usize
+    };
+    kind.symbols
+        .get(index)
+        .cloned()
+        .unwrap_or_else(|| "?".into())
+}
+
+/// The height drawn after a cell's top symbol, if one is: what the file's `shown_height`
+/// counts (or the number of pieces), unless it is 1. Every picture of a position draws
+/// the height by this one rule.
+pub fn drawn_height(game: &Game, state: &State, cell: usize) -> Option<i64> {
+    let height = game.shown_height(state, cell);
+    (height != 1).then_some(height)
 }
 
 /// What the symbols stand for, one kind a line: `a z  token (first, second)`, then

@@ -66,6 +66,12 @@ pub const COMMANDS: &[Command] = &[
         help: "Writes the game as a transcript; `rulebook replay FILE` checks it and `rulebook play --load FILE` resumes it.",
     },
     Command {
+        name: "svg",
+        summary: "write a picture of the position",
+        usage: "svg FILE",
+        help: "Writes a picture of the position as SVG (a web browser shows it), the cells the last ply changed marked; see docs/pictures.md.",
+    },
+    Command {
         name: "load",
         summary: "resume a saved transcript",
         usage: "load FILE",

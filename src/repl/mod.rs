@@ -30,6 +30,7 @@ use crate::load::{Failure, GameArgsRef, load_game};
 use crate::record::file::{Named, check_paths, write_output};
 use crate::record::transcript::{Entry, Transcript, closest_plies};
 use crate::render::board::{legend, render_marked, use_colour};
+use crate::render::picture;
 use crate::render::text::{echo, printable, printable_lines};
 use explain::typed_ply;
 use input::{Input, Line};
@@ -729,6 +730,10 @@ impl Session {
                 "" => Reply::say("usage: save FILE"),
                 path => Reply::say(self.save(path).unwrap_or_else(|e| e)),
             },
+            "svg" => match rest {
+                "" => Reply::say("usage: svg FILE"),
+                path => Reply::say(self.picture(path).unwrap_or_else(|e| e)),
+            },
             "load" => match rest {
                 "" => Reply::say("usage: load FILE"),
                 path => match self.load(path) {
@@ -992,6 +997,27 @@ impl Session {
 
     /// Saves the game to `path`, unless `path` is the game file or the position file.
     fn save(&mut self, path: &str) -> Result<String, String> {
+        self.check_output("save", path)
+            .map_err(|e| format!("{e}; the game is still here"))?;
+        write_output(path, self.transcript().to_text())
+            .map_err(|e| format!("cannot save to {path}: {e}; the game is still here"))?;
+        self.dirty = false;
+        self.saved_to = Some(path.to_string());
+        Ok(format!("saved to {path}"))
+    }
+
+    /// Writes a picture of the position (SVG), the last ply marked, to `path`, unless
+    /// `path` is the game file or the position file.
+    fn picture(&self, path: &str) -> Result<String, String> {
+        self.check_output("svg", path)?;
+        let before = self.states.len().checked_sub(2).map(|i| &self.states[i]);
+        write_output(path, picture::svg(&self.game, self.state(), before))
+            .map_err(|e| format!("cannot write the picture to {path}: {e}"))?;
+        Ok(format!("picture written to {path}"))
+    }
+
+    /// Refuses an output of the command `what` on the game file or the position file.
+    fn check_output(&self, what: &str, path: &str) -> Result<(), String> {
         let mut paths = vec![Named {
             what: "the game file",
             path: Path::new(&self.file),
@@ -1005,16 +1031,11 @@ impl Session {
             });
         }
         paths.push(Named {
-            what: "save",
+            what,
             path: Path::new(path),
             written: true,
         });
-        check_paths(&paths).map_err(|e| format!("{e}; the game is still here"))?;
-        write_output(path, self.transcript().to_text())
-            .map_err(|e| format!("cannot save to {path}: {e}; the game is still here"))?;
-        self.dirty = false;
-        self.saved_to = Some(path.to_string());
-        Ok(format!("saved to {path}"))
+        check_paths(&paths)
     }
 
     /// The start of the name of a file this game is saved to unasked: the game's name

@@ -102,6 +102,9 @@ pub struct BoardSpec {
     /// The letters that name the files, first to last (default `abc...z`): for a board
     /// whose players' files skip a letter (`i`, say).
     pub file_letters: Option<Spanned<String>>,
+    /// A number over `file` and `rank` written in each cell of a picture, for a game
+    /// whose notation numbers its cells (default: none).
+    pub numbers: Option<Code>,
 }
 
 /// One entry of `board.links`: grid links (`dirs`, `where`) or explicit lines (`join`).
@@ -127,6 +130,9 @@ pub struct PieceSpec {
     pub owned: bool,
     /// One symbol, or a table from player name to symbol.
     pub symbol: Spanned<toml::Value>,
+    /// How pictures draw the pieces: `circle` (the default), `square`, `triangle`,
+    /// `ring` or `cross`.
+    pub shape: Option<Spanned<String>>,
 }
 
 /// `[vars]`: state the game keeps besides the board.
