@@ -99,7 +99,7 @@ impl Layout {
                 centre(board, file as f64, 1.0),
                 centre(board, file as f64, 0.0),
             );
-            labels.push((((b'a' + file - 1) as char).to_string(), at));
+            labels.push((board.file_letter(file).to_string(), at));
         }
         for rank in 1..=board.ranks {
             let at = toward(
