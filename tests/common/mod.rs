@@ -304,6 +304,46 @@ pub fn on_a_terminal(dir: &std::path::Path, term: &str, args: &str) -> std::proc
     cmd
 }
 
+/// Runs `check` on every file of `tests/FOLDER` whose name ends in `.EXT`, in sorted order,
+/// each with an insta snapshot of its own, named after the test and the file
+/// (`main__MODULE__TEST@FILE.snap`, the names `insta::glob!` gives).
+///
+/// Not `insta::glob!`: it counts failures on one stack for the whole process, so a
+/// snapshot that fails while another test's glob runs is counted there, and reported
+/// under that test, its diff in the output of a test that passed. Here every assertion
+/// panics in its own test; the panic is caught so that every file is checked, and the
+/// test fails at the end naming each file whose snapshot failed.
+pub fn snapshot_each(folder: &str, ext: &str, check: impl Fn(&std::path::Path)) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(folder);
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("a folder entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no *.{ext} file in tests/{folder}");
+    let failed: Vec<String> = files
+        .iter()
+        .filter_map(|path| {
+            let name = path.file_name()?.to_string_lossy().into_owned();
+            let mut settings = insta::Settings::clone_current();
+            settings.set_input_file(path);
+            settings.set_snapshot_suffix(&name);
+            let run = std::panic::AssertUnwindSafe(|| settings.bind(|| check(path)));
+            std::panic::catch_unwind(run).is_err().then_some(name)
+        })
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "{} of {} files in tests/{folder} failed: {}",
+        failed.len(),
+        files.len(),
+        failed.join(", ")
+    );
+}
+
 /// Runs a command with `input` on its standard input and collects its output.
 pub fn run_with_stdin(
     cmd: &mut std::process::Command,
