@@ -38,6 +38,7 @@ mod semantics;
 mod shards;
 mod sight;
 mod splut;
+mod statistics;
 mod traces;
 mod traces_morris;
 mod traces_splut;

@@ -5,11 +5,12 @@
 //! sums, so the table does not depend on how the games were scheduled on threads, nor on
 //! how the match was split into shards played on separate machines (`--shard`, then
 //! `merge`): `shard.rs` says which games a shard plays, `report.rs` holds the table and
-//! the JSON, `merge.rs` checks shards and adds them up.
+//! the JSON, `stats.rs` its intervals and Elo, `merge.rs` checks shards and adds them up.
 
 pub mod merge;
 pub mod report;
 pub mod shard;
+pub mod stats;
 
 use std::io::IsTerminal;
 use std::ops::Range;
@@ -22,7 +23,7 @@ use crate::bots;
 use crate::engine::game::Game;
 use crate::record::transcript::Transcript;
 use report::labels;
-pub use report::{MOST_GAMES, Report, Standing};
+pub use report::{Elo, MOST_GAMES, Report, Standing};
 use shard::Shard;
 
 /// What a match is asked to do.
