@@ -25,6 +25,7 @@ use crate::record::file::{Named, check_paths, write_output};
 use crate::record::trace;
 use crate::record::transcript::{Transcript, closest_plies};
 use crate::render::board::render;
+use crate::render::progress::progress;
 use crate::render::text::{echo, printable, printable_lines};
 use crate::repl;
 use crate::repl::explain::typed_ply;
@@ -428,16 +429,8 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             let clock = Instant::now();
             let mut run = Perft::with_limit(limit);
             run.exact = exact;
-            let total = if divide {
-                let mut total = 0;
-                for (text, ply) in g.legal_with_notation(&state) {
-                    let mut next = state.clone();
-                    g.play(&mut next, &ply);
-                    let n = run.count_after(&g, &next, depth)?;
-                    writeln!(out, "{text}: {n}")?;
-                    total += n;
-                }
-                total
+            let total = if divide || depth > 1 {
+                perft_by_first_ply(&mut run, &g, &state, depth, divide.then_some(out))?
             } else {
                 run.count(&g, &state, depth)?
             };
@@ -670,6 +663,43 @@ pub enum DrawArg {
     Auto,
     Sample,
     List,
+}
+
+/// `perft` counted one first ply at a time: each one's count printed when `divide`
+/// holds the output, and on a terminal a bar of the first plies done, with the one being
+/// counted and an estimate of the time left (a count deep in a large game runs for
+/// minutes; nothing is drawn when standard error is not a terminal).
+fn perft_by_first_ply(
+    run: &mut Perft,
+    game: &Game,
+    state: &State,
+    depth: u32,
+    mut divide: Option<&mut impl Write>,
+) -> Result<u64, Failure> {
+    let plies = game.legal_with_notation(state);
+    run.positions += 1;
+    let bar = progress(
+        Some(plies.len() as u64),
+        &format!(
+            "perft depth {depth}: {{bar:16}} {{pos}}/{{len}} first plies {{elapsed}} (about \
+             {{eta}} left) {{msg}}"
+        ),
+        String::new(),
+    );
+    let mut total = 0;
+    let mut next = state.clone();
+    for (text, ply) in plies {
+        bar.set_message(printable(&text).into_owned());
+        next.clone_from(state);
+        game.play(&mut next, &ply);
+        let n = run.count_after(game, &next, depth)?;
+        if let Some(out) = divide.as_mut() {
+            writeln!(out, "{text}: {n}")?;
+        }
+        total += n;
+        bar.inc(1);
+    }
+    Ok(total)
 }
 
 /// The game's runaway as an error: plies listed, counted or drawn since it ran away are
@@ -1097,7 +1127,24 @@ pub fn probe(game: &Game, file: &str) -> Result<Vec<String>, Failure> {
 /// move generation is so slow (a filter over every triple of cells, nested `for`s in an
 /// effect) that the probe does not finish gets a warning saying so, not a check that
 /// never returns. The probe's thread is left to run until the process ends.
+/// On a terminal, a spinner says which file is probed and for how long, as the probe
+/// can take those seconds.
 fn probe_in_time(game: &Game, file: &str) -> Result<Vec<String>, Failure> {
+    let spinner = progress(
+        None,
+        &format!(
+            "{{spinner}} {{msg}}: playing random games to probe it, {{elapsed}} (at most {} s)",
+            PROBE_LIMIT.as_secs()
+        ),
+        printable(file).into_owned(),
+    );
+    let result = wait_for_probe(game, file);
+    spinner.finish_and_clear();
+    result
+}
+
+/// [`probe`] on a thread of its own, waited for [`PROBE_LIMIT`] at most.
+fn wait_for_probe(game: &Game, file: &str) -> Result<Vec<String>, Failure> {
     let (send, receive) = std::sync::mpsc::channel();
     let (game, file) = (game.clone(), file.to_string());
     std::thread::spawn(move || {

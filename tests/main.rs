@@ -27,6 +27,7 @@ mod minidrop;
 mod nothing_lost;
 mod play;
 mod positions;
+mod progress;
 mod properties;
 mod python_package;
 mod reference;

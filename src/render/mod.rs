@@ -1,4 +1,6 @@
-//! Drawing positions as text, and printing text from outside the program safely.
+//! Drawing positions as text, printing text from outside the program safely, and
+//! progress on a terminal.
 
 pub mod board;
+pub mod progress;
 pub mod text;

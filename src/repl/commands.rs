@@ -39,7 +39,7 @@ pub const COMMANDS: &[Command] = &[
         name: "hint",
         summary: "a suggested ply, from the MCTS bot",
         usage: "hint",
-        help: "Asks the MCTS bot (1,000 playouts) for a ply, with how many of the playouts went through it (the search's confidence: below 50 it says it is not sure) and how often you won in those.",
+        help: "Asks the MCTS bot (1,000 playouts) for a ply, with how many of the playouts went through it (the search's confidence: below 50 it says it is not sure) and how often you won in those. On a terminal a line shows how long it has thought; Ctrl-C stops it with what it has.",
     },
     Command {
         name: "bot",

@@ -239,6 +239,10 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
         let (word, rest) = split_command(&line);
         match word {
             "" => session.paused = false,
+            "hint" => {
+                let hint = session.hint(out, live)?;
+                writeln!(out, "{}", printable_lines(&hint))?;
+            }
             "quit" | "exit" => {
                 if session.dirty && !offer_to_save(&mut session, &mut input, out, "leave")? {
                     continue;
@@ -580,38 +584,8 @@ impl Session {
         let bot = self.bots[me].as_mut().expect("a bot seat");
         let thinking = interrupt::Thinking::start();
         let clock = Instant::now();
-        let (sender, answer) = mpsc::channel();
-        let chosen = std::thread::scope(|scope| -> Result<Option<Ply>, Failure> {
-            scope.spawn(move || {
-                let _ = sender.send(bot.choose_or_stop(game, &state, interrupt::stop_flag()));
-            });
-            let mut shown = 0;
-            loop {
-                match answer.recv_timeout(Duration::from_millis(100)) {
-                    Ok(ply) => {
-                        if shown > 0 {
-                            // Blanks over the thinking line, then back to its start.
-                            write!(out, "\r{}\r", " ".repeat(shown))?;
-                        }
-                        return Ok(ply);
-                    }
-                    Err(mpsc::RecvTimeoutError::Timeout) => {}
-                    Err(mpsc::RecvTimeoutError::Disconnected) => {
-                        return Err(Failure(format!("{label}: the bot failed")));
-                    }
-                }
-                let elapsed = clock.elapsed().as_secs_f64();
-                if live && elapsed >= 0.5 {
-                    let mut line = format!("{label}: {elapsed:.1} s");
-                    if let Some(total) = budget {
-                        let _ = write!(line, " of {total:.1} s");
-                    }
-                    line.push_str(" (Ctrl-C stops it)");
-                    shown = shown.max(line.chars().count());
-                    write!(out, "\r{line}")?;
-                    out.flush()?;
-                }
-            }
+        let chosen = with_thinking_line(out, live, &label, budget, move || {
+            bot.choose_or_stop(game, &state, interrupt::stop_flag())
         })?;
         let stopped = thinking.stopped().then(|| clock.elapsed());
         Ok(match (chosen, stopped) {
@@ -677,7 +651,6 @@ impl Session {
             "history" => Reply::say(self.history()),
             "undo" => self.undo(),
             "redo" => self.redo(),
-            "hint" => Reply::say(self.hint()),
             "bot" => {
                 if self.over() {
                     return Reply::say("the game is over: `new` starts another, `undo` goes back");
@@ -898,15 +871,17 @@ impl Session {
         Reply::board("")
     }
 
-    fn hint(&self) -> String {
+    /// A suggested ply from the MCTS bot, which thinks with the thinking line (when
+    /// `live`) and stops at Ctrl-C with what it has.
+    fn hint(&self, out: &mut impl Write, live: bool) -> Result<String, Failure> {
         if self.over() {
-            return "the game is over".into();
+            return Ok("the game is over".into());
         }
         let state = self.state();
         let seed = self.seed ^ (self.plies.len() as u64).wrapping_mul(0x9E37_79B9);
         let legal = self.legal_texts();
         if legal.len() == 1 {
-            return format!("hint: {} (the only legal ply)", legal[0]);
+            return Ok(format!("hint: {} (the only legal ply)", legal[0]));
         }
         // Full playouts, not the bot's default cut-off: the hint reports how often the
         // player won in the playouts through its ply, which a playout scored by `[eval]`
@@ -921,9 +896,12 @@ impl Session {
         // turn); its win rate alone can be 100% after a single playout, so it comes with
         // its 95% interval.
         let thinking = interrupt::Thinking::start();
-        let advice = bot.search_until(&self.game, state, interrupt::stop_flag());
+        let game = &self.game;
+        let advice = with_thinking_line(out, live, "hint: MCTS is thinking", None, || {
+            bot.search_until(game, state, interrupt::stop_flag())
+        })?;
         drop(thinking);
-        match advice {
+        Ok(match advice {
             (Some(advice), _) if advice.visits == 0 => {
                 let mut after = state.clone();
                 self.game.play(&mut after, &advice.ply);
@@ -952,7 +930,7 @@ impl Session {
                 s + ")"
             }
             (None, _) => "no hint: there is no legal ply".into(),
-        }
+        })
     }
 
     /// The game as a transcript.
@@ -1174,6 +1152,54 @@ fn legal_plies(n: usize) -> String {
 struct Played {
     text: String,
     effects: String,
+}
+
+/// Runs `work` on a thread of its own while this one shows, when `live` (a person
+/// watching a terminal), how long it has run, `LABEL: 2.5 s of 5.0 s (Ctrl-C stops it)`
+/// (`of` a `budget` in seconds, when there is one): drawn from half a second on, redrawn
+/// in place every tenth of a second, and blanked once the work is done. A bot's turn
+/// and `hint` both think this way.
+fn with_thinking_line<T: Send>(
+    out: &mut impl Write,
+    live: bool,
+    label: &str,
+    budget: Option<f64>,
+    work: impl FnOnce() -> T + Send,
+) -> Result<T, Failure> {
+    let clock = Instant::now();
+    let (sender, answer) = mpsc::channel();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let _ = sender.send(work());
+        });
+        let mut shown = 0;
+        loop {
+            match answer.recv_timeout(Duration::from_millis(100)) {
+                Ok(done) => {
+                    if shown > 0 {
+                        // Blanks over the thinking line, then back to its start.
+                        write!(out, "\r{}\r", " ".repeat(shown))?;
+                    }
+                    return Ok(done);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(Failure(format!("{label}: it failed")));
+                }
+            }
+            let elapsed = clock.elapsed().as_secs_f64();
+            if live && elapsed >= 0.5 {
+                let mut line = format!("{label}: {elapsed:.1} s");
+                if let Some(total) = budget {
+                    let _ = write!(line, " of {total:.1} s");
+                }
+                line.push_str(" (Ctrl-C stops it)");
+                shown = shown.max(line.chars().count());
+                write!(out, "\r{line}")?;
+                out.flush()?;
+            }
+        }
+    })
 }
 
 /// The time budget in a bot spec (`ms=N`), in seconds, for the thinking line.
