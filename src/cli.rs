@@ -19,12 +19,13 @@ use crate::bots::{self, Bot};
 use crate::compile;
 use crate::engine::game::{Draw, Game, IllegalPly};
 use crate::engine::state::State;
-use crate::load::{Failure, GameArgsRef, load_game};
+use crate::load::{Failure, GameArgsRef, game_file, load_game};
 use crate::record::diagram;
 use crate::record::file::{Named, check_paths, write_output};
 use crate::record::trace;
 use crate::record::transcript::{Transcript, closest_plies};
 use crate::render::board::render;
+use crate::render::order::sort_natural;
 use crate::render::progress::progress;
 use crate::render::text::{echo, printable, printable_lines};
 use crate::repl;
@@ -49,7 +50,8 @@ struct Cli {
 /// Options shared by every command that loads one game.
 #[derive(clap::Args)]
 struct GameArgs {
-    /// The game file, such as one under games/.
+    /// The game file, such as games/NAME.toml; a bare name (NAME) with no file of that
+    /// name here is looked for as games/NAME.toml.
     game: String,
     /// Sets a parameter declared by the game file (repeatable), e.g. --param size=6.
     #[arg(long = "param", value_name = "NAME=VALUE")]
@@ -68,6 +70,10 @@ enum Command {
         /// The game files to check (exit code 1 if any is invalid).
         #[arg(required = true, value_name = "GAME")]
         games: Vec<String>,
+        /// Sets a parameter declared by the game files (repeatable), e.g. --param size=6:
+        /// each file is checked with these values.
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
     },
     /// Lists the legal plies of a position, sorted, one a line.
     Moves {
@@ -348,12 +354,46 @@ fn illegal_message(index: usize, e: &IllegalPly) -> String {
     s
 }
 
-fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
+impl Command {
+    /// The game a command loads, for [`game_file`] to find: every command's but
+    /// `check`'s, `merge`'s and `replay`'s (which name files of their own).
+    fn game_args(&mut self) -> Option<&mut GameArgs> {
+        match self {
+            Command::Moves { game, .. }
+            | Command::Perft { game, .. }
+            | Command::Selfplay { game, .. }
+            | Command::Match { game, .. }
+            | Command::Bench { game, .. }
+            | Command::Play { game, .. } => Some(game),
+            Command::Check { .. } | Command::Merge { .. } | Command::Replay { .. } => None,
+        }
+    }
+}
+
+fn run(mut command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
+    // Found once, here: what is played, recorded and read again is the file found.
+    if let Some(args) = command.game_args() {
+        args.game = game_file(&args.game)?;
+    }
     match command {
-        Command::Check { games } => {
+        Command::Check { games, params } => {
             let mut ok = true;
-            for path in &games {
-                let result = spec::load(path).and_then(|s| compile::compile(&s, &[]));
+            for name in &games {
+                let path = &match game_file(name) {
+                    Ok(path) => path,
+                    Err(Failure(msg)) => {
+                        out.flush()?;
+                        eprintln!("error: {msg}");
+                        ok = false;
+                        continue;
+                    }
+                };
+                let args = GameArgsRef {
+                    game: path,
+                    params: &params,
+                    position: None,
+                };
+                let result = load_game(&args);
                 match result {
                     Ok(game) => match probe_in_time(&game, path) {
                         Ok(warnings) => {
@@ -376,9 +416,12 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                             ok = false;
                         }
                     },
-                    Err(d) => {
+                    Err(Failure(msg)) => {
                         out.flush()?;
-                        eprint!("{d}");
+                        eprint!("{msg}");
+                        if !msg.ends_with('\n') {
+                            eprintln!();
+                        }
                         ok = false;
                     }
                 }
@@ -395,9 +438,10 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             if board {
                 write!(out, "{}", render(&g, &state))?;
             }
-            let legal = g.legal_with_notation(&state);
+            let mut legal = g.legal_with_notation(&state);
             no_runaway(&g)?;
             g.check_notation(&legal).map_err(Failure)?;
+            sort_natural(&mut legal);
             for (text, _) in legal {
                 writeln!(out, "{text}")?;
             }
@@ -592,6 +636,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Replay { file, game, board } => {
+            let game = game.map(|g| game_file(&g)).transpose()?;
             replay(&file, game.as_deref(), board, out)?;
             Ok(ExitCode::SUCCESS)
         }
@@ -676,7 +721,8 @@ fn perft_by_first_ply(
     depth: u32,
     mut divide: Option<&mut impl Write>,
 ) -> Result<u64, Failure> {
-    let plies = game.legal_with_notation(state);
+    let mut plies = game.legal_with_notation(state);
+    sort_natural(&mut plies);
     run.positions += 1;
     let bar = progress(
         Some(plies.len() as u64),
@@ -887,6 +933,8 @@ pub fn selfplay_with(
         transcript,
     };
     let mut index = 0;
+    // The position before the last ply: what says which end rule it met.
+    let mut before = state.clone();
     loop {
         // Listed before a bot thinks: a position whose plies run past their bound is
         // reported before a search lists it again and again.
@@ -908,16 +956,25 @@ pub fn selfplay_with(
             .push(format!("{:>4}. {player} {text}", index + 1));
         let by = record.transcript.seats[state.to_move as usize].1.clone();
         record.transcript.push(game, &state, &text, &by);
+        before.clone_from(&state);
         game.play(&mut state, &ply);
         index += 1;
-    }
-    if let Some(outcome) = &state.outcome {
-        record.trace.push(trace::end(game, outcome));
     }
     record.transcript.result = Transcript::result_of(game, &state);
     record
         .moves
         .push(render(game, &state).trim_end().to_string());
+    if let Some(outcome) = &state.outcome {
+        // Why it ended, as `play` says it: the end rule that holds, read from the file.
+        let ending = report::ending(game, Variant::of(file, game).as_ref(), &before, &state);
+        let why = ending.lines().next().unwrap_or_default();
+        record.trace.push(trace::end(
+            game,
+            outcome,
+            why.strip_prefix("why: ").unwrap_or(why),
+        ));
+        record.moves.push(printable_lines(&ending).into_owned());
+    }
     Ok(record)
 }
 

@@ -30,6 +30,7 @@ use crate::load::{Failure, GameArgsRef, load_game};
 use crate::record::file::{Named, check_paths, write_output};
 use crate::record::transcript::{Entry, Transcript, closest_plies};
 use crate::render::board::{legend, render_marked, use_colour};
+use crate::render::order::sort_natural;
 use crate::render::text::{echo, printable, printable_lines};
 use explain::typed_ply;
 use input::{Input, Line};
@@ -218,17 +219,10 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
                 return Ok(());
             }
             Line::End => {
-                if input.interactive() && session.dirty {
-                    writeln!(out)?;
-                    if !offer_to_save(&mut session, &mut input, out, "leave")? {
-                        continue;
-                    }
-                } else if session.dirty && session.over() {
-                    writeln!(out, "\nend of input; the game was not saved")?;
-                } else if session.dirty {
-                    writeln!(out, "\nend of input: game left unfinished, not saved")?;
+                if at_end(&mut session, &mut input, out)? {
+                    return Ok(());
                 }
-                return Ok(());
+                continue;
             }
             Line::Refused(why) => {
                 writeln!(out, "{why}")?;
@@ -243,6 +237,11 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
                 let hint = session.hint(out, live)?;
                 writeln!(out, "{}", printable_lines(&hint))?;
             }
+            "resign" => match confirm_resign(&mut session, &mut input, out)? {
+                Some(resigned) => show_board |= resigned,
+                None if at_end(&mut session, &mut input, out)? => return Ok(()),
+                None => {}
+            },
             "quit" | "exit" => {
                 if session.dirty && !offer_to_save(&mut session, &mut input, out, "leave")? {
                     continue;
@@ -262,6 +261,59 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
                 write!(out, "{}", printable_lines(&reply.text))?;
                 show_board |= reply.show_board;
             }
+        }
+    }
+}
+
+/// The input ended: on a terminal (Ctrl-D) an unsaved game is offered to be saved, and
+/// true unless the person went back to the game; on a pipe, says what was not saved.
+/// True when the session ends.
+fn at_end(session: &mut Session, input: &mut Input, out: &mut impl Write) -> Result<bool, Failure> {
+    if input.interactive() && session.dirty {
+        writeln!(out)?;
+        return offer_to_save(session, input, out, "leave");
+    }
+    if session.dirty && session.over() {
+        writeln!(out, "\nend of input; the game was not saved")?;
+    } else if session.dirty {
+        writeln!(out, "\nend of input: game left unfinished, not saved")?;
+    }
+    Ok(true)
+}
+
+/// `resign`, asked first, on a terminal and on a pipe alike (a scripted session says
+/// `y` too), since it ends the game: whether the player to move resigned, or `None`
+/// when the input ended before an answer.
+fn confirm_resign(
+    session: &mut Session,
+    input: &mut Input,
+    out: &mut impl Write,
+) -> Result<Option<bool>, Failure> {
+    if session.over() {
+        writeln!(out, "the game is already over")?;
+        return Ok(Some(false));
+    }
+    let me = session.state().to_move;
+    writeln!(
+        out,
+        "Resign as {}? The game ends and the others win. (y/n)",
+        session.who(me as usize)
+    )?;
+    loop {
+        match input.read("y/n> ") {
+            Line::Text(answer) if matches!(answer.trim(), "y" | "yes") => {
+                session.resigned = Some(me);
+                session.dirty = true;
+                writeln!(out, "{} resigns", session.who(me as usize))?;
+                return Ok(Some(true));
+            }
+            Line::Text(_) | Line::Interrupted => {
+                writeln!(out, "not resigned: the game goes on")?;
+                return Ok(Some(false));
+            }
+            Line::End => return Ok(None),
+            Line::Refused(why) => writeln!(out, "{why}")?,
+            Line::Failed(why) => return Err(Failure(unsaved(session, why))),
         }
     }
 }
@@ -521,15 +573,15 @@ impl Session {
         p + "> "
     }
 
+    /// The legal plies' texts in natural order (`a2` before `a10`): what `moves` numbers
+    /// and Tab completes.
     fn legal_texts(&self) -> Vec<String> {
         if self.over() {
             return Vec::new();
         }
-        self.game
-            .legal_with_notation(self.state())
-            .into_iter()
-            .map(|(t, _)| t)
-            .collect()
+        let mut legal = self.game.legal_with_notation(self.state());
+        sort_natural(&mut legal);
+        legal.into_iter().map(|(t, _)| t).collect()
     }
 
     /// Gives seat `i` to a person (`human`) or a bot spec.
@@ -716,15 +768,11 @@ impl Session {
                 self.resigned = None;
                 self.dirty = false;
                 self.saved_to = None;
-                Reply::board("a new game")
-            }
-            "resign" => {
-                if self.over() {
-                    return Reply::say("the game is already over");
-                }
-                self.resigned = Some(self.state().to_move);
-                self.dirty = true;
-                Reply::board("")
+                self.paused = false;
+                Reply::board(format!(
+                    "a new game, with the same seats: {} (`seat NAME human|BOTSPEC` changes one)",
+                    self.seating()
+                ))
             }
             _ => self.ply(line),
         }
@@ -738,8 +786,9 @@ impl Session {
                 echo(line)
             ));
         }
-        let text = match line.trim().parse::<usize>() {
-            Ok(n) => {
+        let number = line.trim().parse::<usize>().ok();
+        let text = match number {
+            Some(n) => {
                 let legal = self.legal_texts();
                 match legal.get(n.wrapping_sub(1)) {
                     Some(t) => t.clone(),
@@ -753,17 +802,24 @@ impl Session {
                     }
                 }
             }
-            Err(_) => line.trim().to_string(),
+            None => line.trim().to_string(),
         };
+        let me = self.state().to_move as usize;
         self.redo.clear();
         match self.play_text(&text, "human") {
             Ok(did) => {
                 self.paused = false;
-                // The person knows what they typed; what it did is news.
-                Reply::board(if did.effects.is_empty() {
-                    String::new()
-                } else {
-                    format!("{}{}", did.text, did.effects)
+                // The person knows what they typed, but not always which ply a number
+                // is; what it did is news.
+                Reply::board(match number {
+                    Some(n) => format!(
+                        "{} plays {} (number {n} of `moves`){}",
+                        self.who(me),
+                        did.text,
+                        did.effects
+                    ),
+                    None if did.effects.is_empty() => String::new(),
+                    None => format!("{}{}", did.text, did.effects),
                 })
             }
             Err(e) => Reply::say(e),
@@ -841,6 +897,7 @@ impl Session {
         if self.plies.is_empty() {
             return Reply::say("nothing to undo");
         }
+        let before = self.redo.len();
         while let Some(entry) = self.plies.pop() {
             self.states.pop();
             self.redo.push(entry);
@@ -850,7 +907,9 @@ impl Session {
             }
         }
         self.dirty = true;
-        Reply::board("")
+        // Taken back last first: said in the order they were played.
+        let taken: Vec<&Entry> = self.redo[before..].iter().rev().collect();
+        Reply::board(format!("took back {}", entries(&taken)))
     }
 
     /// Plays again what `undo` took back, until a person is to move.
@@ -858,6 +917,7 @@ impl Session {
         if self.redo.is_empty() {
             return Reply::say("nothing to redo");
         }
+        let before = self.plies.len();
         while let Some(entry) = self.redo.pop() {
             if let Err(e) = self.play_text(&entry.ply, &entry.by) {
                 self.redo.clear();
@@ -868,7 +928,8 @@ impl Session {
                 break;
             }
         }
-        Reply::board("")
+        let again: Vec<&Entry> = self.plies[before..].iter().collect();
+        Reply::board(format!("played again {}", entries(&again)))
     }
 
     /// A suggested ply from the MCTS bot, which thinks with the thinking line (when
@@ -1087,9 +1148,18 @@ impl Session {
         self.paused = false;
         let n = self.plies.len();
         Ok(format!(
-            "loaded {path}: {n} {}",
-            if n == 1 { "ply" } else { "plies" }
+            "loaded {path}: {n} {}; seats as saved: {}",
+            if n == 1 { "ply" } else { "plies" },
+            self.seating()
         ))
+    }
+
+    /// Who plays each seat: `Ada (red) human, blue greedy`.
+    fn seating(&self) -> String {
+        (0..self.seats.len())
+            .map(|i| format!("{} {}", self.who(i), self.seats[i]))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -1141,6 +1211,22 @@ fn illegal(game: &Game, state: &State, text: &str, closest: &[String]) -> String
     }
     s.push_str(" (`moves` lists them all, `help` the commands)");
     s
+}
+
+/// Plies as `history` numbers them, each with who chose it: `2 plies: 3. white c4
+/// (human), 4. blue d2 (greedy)`, or `3. white c4 (human)` alone.
+fn entries(plies: &[&Entry]) -> String {
+    let each: Vec<String> = plies
+        .iter()
+        .map(|e| {
+            let by = if e.by.is_empty() { "?" } else { &e.by };
+            format!("{}. {} {} ({by})", e.turn, e.player, e.ply)
+        })
+        .collect();
+    match each.len() {
+        1 => each.join(""),
+        n => format!("{n} plies: {}", each.join(", ")),
+    }
 }
 
 /// `1 legal ply`, `3 legal plies`.
