@@ -19,13 +19,15 @@ use crate::bots::{self, Bot};
 use crate::compile;
 use crate::engine::game::{Draw, Game, IllegalPly};
 use crate::engine::state::State;
-use crate::load::{Failure, GameArgsRef, load_game};
+use crate::load::{Failure, GameArgsRef, game_file, load_game};
 use crate::record::diagram;
 use crate::record::file::{Named, check_paths, write_output};
 use crate::record::trace;
 use crate::record::transcript::{Transcript, closest_plies};
 use crate::render::board::render;
+use crate::render::order::sort_natural;
 use crate::render::picture::{self, html};
+use crate::render::progress::progress;
 use crate::render::text::{echo, printable, printable_lines};
 use crate::repl;
 use crate::repl::explain::typed_ply;
@@ -49,7 +51,8 @@ struct Cli {
 /// Options shared by every command that loads one game.
 #[derive(clap::Args)]
 struct GameArgs {
-    /// The game file, such as one under games/.
+    /// The game file, such as games/NAME.toml; a bare name (NAME) with no file of that
+    /// name here is looked for as games/NAME.toml.
     game: String,
     /// Sets a parameter declared by the game file (repeatable), e.g. --param size=6.
     #[arg(long = "param", value_name = "NAME=VALUE")]
@@ -68,6 +71,10 @@ enum Command {
         /// The game files to check (exit code 1 if any is invalid).
         #[arg(required = true, value_name = "GAME")]
         games: Vec<String>,
+        /// Sets a parameter declared by the game files (repeatable), e.g. --param size=6:
+        /// each file is checked with these values.
+        #[arg(long = "param", value_name = "NAME=VALUE")]
+        params: Vec<String>,
     },
     /// Lists the legal plies of a position, sorted, one a line.
     Moves {
@@ -367,12 +374,46 @@ fn illegal_message(index: usize, e: &IllegalPly) -> String {
     s
 }
 
-fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
+impl Command {
+    /// The game a command loads, for [`game_file`] to find: every command's but
+    /// `check`'s, `merge`'s and `replay`'s (which name files of their own).
+    fn game_args(&mut self) -> Option<&mut GameArgs> {
+        match self {
+            Command::Moves { game, .. }
+            | Command::Perft { game, .. }
+            | Command::Selfplay { game, .. }
+            | Command::Match { game, .. }
+            | Command::Bench { game, .. }
+            | Command::Play { game, .. } => Some(game),
+            Command::Check { .. } | Command::Merge { .. } | Command::Replay { .. } => None,
+        }
+    }
+}
+
+fn run(mut command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
+    // Found once, here: what is played, recorded and read again is the file found.
+    if let Some(args) = command.game_args() {
+        args.game = game_file(&args.game)?;
+    }
     match command {
-        Command::Check { games } => {
+        Command::Check { games, params } => {
             let mut ok = true;
-            for path in &games {
-                let result = spec::load(path).and_then(|s| compile::compile(&s, &[]));
+            for name in &games {
+                let path = &match game_file(name) {
+                    Ok(path) => path,
+                    Err(Failure(msg)) => {
+                        out.flush()?;
+                        eprintln!("error: {msg}");
+                        ok = false;
+                        continue;
+                    }
+                };
+                let args = GameArgsRef {
+                    game: path,
+                    params: &params,
+                    position: None,
+                };
+                let result = load_game(&args);
                 match result {
                     Ok(game) => match probe_in_time(&game, path) {
                         Ok(warnings) => {
@@ -395,9 +436,12 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                             ok = false;
                         }
                     },
-                    Err(d) => {
+                    Err(Failure(msg)) => {
                         out.flush()?;
-                        eprint!("{d}");
+                        eprint!("{msg}");
+                        if !msg.ends_with('\n') {
+                            eprintln!();
+                        }
                         ok = false;
                     }
                 }
@@ -426,9 +470,10 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
                 write_output(&path, picture::svg(&g, &state, before.as_ref()))
                     .map_err(|e| Failure(format!("cannot write the picture {path}: {e}")))?;
             }
-            let legal = g.legal_with_notation(&state);
+            let mut legal = g.legal_with_notation(&state);
             no_runaway(&g)?;
             g.check_notation(&legal).map_err(Failure)?;
+            sort_natural(&mut legal);
             for (text, _) in legal {
                 writeln!(out, "{text}")?;
             }
@@ -460,16 +505,8 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             let clock = Instant::now();
             let mut run = Perft::with_limit(limit);
             run.exact = exact;
-            let total = if divide {
-                let mut total = 0;
-                for (text, ply) in g.legal_with_notation(&state) {
-                    let mut next = state.clone();
-                    g.play(&mut next, &ply);
-                    let n = run.count_after(&g, &next, depth)?;
-                    writeln!(out, "{text}: {n}")?;
-                    total += n;
-                }
-                total
+            let total = if divide || depth > 1 {
+                perft_by_first_ply(&mut run, &g, &state, depth, divide.then_some(out))?
             } else {
                 run.count(&g, &state, depth)?
             };
@@ -645,6 +682,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> {
             board,
             html,
         } => {
+            let game = game.map(|g| game_file(&g)).transpose()?;
             replay(&file, game.as_deref(), board, html.as_deref(), out)?;
             Ok(ExitCode::SUCCESS)
         }
@@ -716,6 +754,44 @@ pub enum DrawArg {
     Auto,
     Sample,
     List,
+}
+
+/// `perft` counted one first ply at a time: each one's count printed when `divide`
+/// holds the output, and on a terminal a bar of the first plies done, with the one being
+/// counted and an estimate of the time left (a count deep in a large game runs for
+/// minutes; nothing is drawn when standard error is not a terminal).
+fn perft_by_first_ply(
+    run: &mut Perft,
+    game: &Game,
+    state: &State,
+    depth: u32,
+    mut divide: Option<&mut impl Write>,
+) -> Result<u64, Failure> {
+    let mut plies = game.legal_with_notation(state);
+    sort_natural(&mut plies);
+    run.positions += 1;
+    let bar = progress(
+        Some(plies.len() as u64),
+        &format!(
+            "perft depth {depth}: {{bar:16}} {{pos}}/{{len}} first plies {{elapsed}} (about \
+             {{eta}} left) {{msg}}"
+        ),
+        String::new(),
+    );
+    let mut total = 0;
+    let mut next = state.clone();
+    for (text, ply) in plies {
+        bar.set_message(printable(&text).into_owned());
+        next.clone_from(state);
+        game.play(&mut next, &ply);
+        let n = run.count_after(game, &next, depth)?;
+        if let Some(out) = divide.as_mut() {
+            writeln!(out, "{text}: {n}")?;
+        }
+        total += n;
+        bar.inc(1);
+    }
+    Ok(total)
 }
 
 /// The game's runaway as an error: plies listed, counted or drawn since it ran away are
@@ -903,6 +979,8 @@ pub fn selfplay_with(
         transcript,
     };
     let mut index = 0;
+    // The position before the last ply: what says which end rule it met.
+    let mut before = state.clone();
     loop {
         // Listed before a bot thinks: a position whose plies run past their bound is
         // reported before a search lists it again and again.
@@ -924,16 +1002,25 @@ pub fn selfplay_with(
             .push(format!("{:>4}. {player} {text}", index + 1));
         let by = record.transcript.seats[state.to_move as usize].1.clone();
         record.transcript.push(game, &state, &text, &by);
+        before.clone_from(&state);
         game.play(&mut state, &ply);
         index += 1;
-    }
-    if let Some(outcome) = &state.outcome {
-        record.trace.push(trace::end(game, outcome));
     }
     record.transcript.result = Transcript::result_of(game, &state);
     record
         .moves
         .push(render(game, &state).trim_end().to_string());
+    if let Some(outcome) = &state.outcome {
+        // Why it ended, as `play` says it: the end rule that holds, read from the file.
+        let ending = report::ending(game, Variant::of(file, game).as_ref(), &before, &state);
+        let why = ending.lines().next().unwrap_or_default();
+        record.trace.push(trace::end(
+            game,
+            outcome,
+            why.strip_prefix("why: ").unwrap_or(why),
+        ));
+        record.moves.push(printable_lines(&ending).into_owned());
+    }
     Ok(record)
 }
 
@@ -1176,7 +1263,24 @@ pub fn probe(game: &Game, file: &str) -> Result<Vec<String>, Failure> {
 /// move generation is so slow (a filter over every triple of cells, nested `for`s in an
 /// effect) that the probe does not finish gets a warning saying so, not a check that
 /// never returns. The probe's thread is left to run until the process ends.
+/// On a terminal, a spinner says which file is probed and for how long, as the probe
+/// can take those seconds.
 fn probe_in_time(game: &Game, file: &str) -> Result<Vec<String>, Failure> {
+    let spinner = progress(
+        None,
+        &format!(
+            "{{spinner}} {{msg}}: playing random games to probe it, {{elapsed}} (at most {} s)",
+            PROBE_LIMIT.as_secs()
+        ),
+        printable(file).into_owned(),
+    );
+    let result = wait_for_probe(game, file);
+    spinner.finish_and_clear();
+    result
+}
+
+/// [`probe`] on a thread of its own, waited for [`PROBE_LIMIT`] at most.
+fn wait_for_probe(game: &Game, file: &str) -> Result<Vec<String>, Failure> {
     let (send, receive) = std::sync::mpsc::channel();
     let (game, file) = (game.clone(), file.to_string());
     std::thread::spawn(move || {

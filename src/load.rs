@@ -1,12 +1,16 @@
-//! Loading a game for a command: the file compiled with its `--param` values and, when
-//! one is given, a `--position` diagram as its start; and the error every command reports.
+//! Loading a game for a command: the file a name names (a path, or a bare name found in
+//! `games/`), compiled with its `--param` values and, when one is given, a `--position`
+//! diagram as its start; and the error every command reports.
 //!
 //! It sits below the command line and the REPL, which both load games (the REPL's `load`
 //! and `variant` commands too).
 
+use std::path::Path;
+
 use crate::compile;
 use crate::engine::game::Game;
 use crate::record::diagram;
+use crate::render::text::printable;
 use crate::spec;
 
 /// An error for the user: printed on stderr, exit code 1.
@@ -46,6 +50,55 @@ pub fn load_game(args: &GameArgsRef) -> Result<Game, Failure> {
         game.start_position = Some(diagram::one_line(&text));
     }
     Ok(game)
+}
+
+/// The folder a game named by a bare name is looked for in, from the working folder.
+const GAMES_FOLDER: &str = "games";
+
+/// The game file a command names: the path as given when something is there, or when it
+/// names a folder or an extension; a bare name (`rulebook play NAME`) with no file of
+/// that name in the working folder is `games/NAME.toml` when that file exists. When
+/// neither does, the error lists the games in `games/`, the names that would work.
+pub fn game_file(name: &str) -> Result<String, Failure> {
+    let path = Path::new(name);
+    let bare = !name.is_empty()
+        && path.components().count() == 1
+        && path.extension().is_none()
+        && !name.contains(std::path::MAIN_SEPARATOR);
+    if path.exists() || !bare {
+        return Ok(name.to_string());
+    }
+    let candidate = Path::new(GAMES_FOLDER).join(format!("{name}.toml"));
+    if candidate.is_file() {
+        return Ok(candidate.to_string_lossy().into_owned());
+    }
+    Err(Failure(format!(
+        "no game file `{}`: no file of that name in the working folder, nor {}; {}",
+        printable(name),
+        printable(&candidate.to_string_lossy()),
+        shipped_games()
+    )))
+}
+
+/// The games in `games/` (their names without `.toml`, sorted), for the error of a bare
+/// name that names none.
+fn shipped_games() -> String {
+    let Ok(entries) = std::fs::read_dir(GAMES_FOLDER) else {
+        return format!("there is no {GAMES_FOLDER}/ folder here: give the game file's path");
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            let stem = path.file_stem()?.to_str()?;
+            (path.extension()? == "toml").then(|| printable(stem).into_owned())
+        })
+        .collect();
+    names.sort();
+    if names.is_empty() {
+        format!("{GAMES_FOLDER}/ holds no game file (NAME.toml)")
+    } else {
+        format!("the games in {GAMES_FOLDER}/: {}", names.join(", "))
+    }
 }
 
 /// The text of a file of at most a megabyte (a position, not a stream).

@@ -317,7 +317,11 @@ fn selfplay_ply_cap_is_reported_as_such() {
     assert_eq!(text.lines().count(), 1 + 5 + 1);
     assert_eq!(
         text.lines().last(),
-        Some(r#"{"end":{"winners":[],"reason":"ply cap"}}"#)
+        Some(concat!(
+            r#"{"end":{"winners":[],"reason":"ply cap","why":"the ply cap of 5 plies was "#,
+            r#"reached (a limit of the program, not a rule of the game: `max_plies` in the "#,
+            r#"game file)"}}"#
+        ))
     );
 }
 
@@ -767,8 +771,8 @@ fn seeded_bot_game_transcripts_replay_to_their_result() {
 
 #[test]
 fn scripted_sessions_of_vlkno_sight_and_splut() {
-    // Per game: a listing, a bad ply, a ply by number, undo, redo, history, resign, save,
-    // load of what was saved, and quit.
+    // Per game: a listing, a bad ply, a ply by number, undo, redo, history, resign
+    // refused at its question then confirmed, save, load of what was saved, and quit.
     for (name, params, seat) in [
         ("vlkno", vec![], "white=random"),
         ("sight", vec![], "black=greedy"),
@@ -779,7 +783,7 @@ fn scripted_sessions_of_vlkno_sight_and_splut() {
         // VLKNO's 2,280 opening plies would bury the rest: `board` instead of `moves`.
         let list = if name == "vlkno" { "board" } else { "moves" };
         let script = format!(
-            "{list}\nzz9\n1\nundo\nredo\nhistory\nresign\nmoves\nsave {saved}\nload {saved}\nhistory\nquit\n"
+            "{list}\nzz9\n1\nundo\nredo\nhistory\nresign\nn\nresign\ny\nmoves\nsave {saved}\nload {saved}\nhistory\nquit\n"
         );
         insta::allow_duplicates! {
             assert_cmd_snapshot!(
@@ -844,4 +848,141 @@ fn a_player_name_with_a_newline_is_refused_so_no_unloadable_transcript_is_writte
             "{err}"
         );
     }
+}
+
+#[test]
+fn check_takes_parameters_as_the_other_commands_do() {
+    let out = rulebook()
+        .args(["check", "games/bounce.toml", "--param", "size=6"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("games/bounce.toml: ok: Bounce: 2 players (red, blue), 36 cells,"),
+        "{}",
+        stdout(&out)
+    );
+    let out = rulebook()
+        .args(["check", "games/bounce.toml", "--param", "size=7"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).starts_with("error: parameter `size` = 7 fails its check"),
+        "{}",
+        stderr(&out)
+    );
+    let out = rulebook()
+        .args(["check", "games/bounce.toml", "--param", "size"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("--param expects NAME=VALUE, got `size`"));
+}
+
+#[test]
+fn a_bare_game_name_is_the_file_in_games_unless_the_working_folder_has_that_file() {
+    let by_path = rulebook()
+        .args(["moves", "games/tictactoe.toml"])
+        .output()
+        .unwrap();
+    let by_name = rulebook().args(["moves", "tictactoe"]).output().unwrap();
+    assert!(by_name.status.success(), "{}", stderr(&by_name));
+    assert_eq!(stdout(&by_name), stdout(&by_path));
+    let out = rulebook().args(["check", "tictactoe"]).output().unwrap();
+    assert!(
+        stdout(&out).starts_with("games/tictactoe.toml: ok: "),
+        "{}",
+        stdout(&out)
+    );
+    // A file of that name in the working folder is the one meant.
+    let dir = Scratch::with_games("bare-names");
+    std::fs::copy("games/connect4.toml", dir.join("tictactoe")).unwrap();
+    let here = rulebook_in(&dir)
+        .args(["check", "tictactoe"])
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&here).starts_with("tictactoe: ok: Connect Four"),
+        "{}",
+        stdout(&here)
+    );
+    // Neither: the error lists the names that would work.
+    let out = rulebook().args(["moves", "tictac"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with(
+            "no game file `tictac`: no file of that name in the working folder, nor \
+             games/tictac.toml; the games in games/: amazons, bounce, "
+        ) && err.contains(", tictactoe, "),
+        "{err}"
+    );
+    // A path or a name with an extension is taken as given.
+    let out = rulebook().args(["moves", "tictac.toml"]).output().unwrap();
+    assert!(
+        stderr(&out).contains("cannot read the game file"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn move_lists_are_in_natural_order() {
+    // Hex on 11x11: a1 to a11, then b1; code-point order put a10 and a11 before a2.
+    let out = rulebook()
+        .args(["moves", "games/hex.toml", "--param", "size=11"])
+        .output()
+        .unwrap();
+    let first: Vec<String> = stdout(&out).lines().take(12).map(String::from).collect();
+    let expected: Vec<String> = (1..=11)
+        .map(|n| format!("a{n}"))
+        .chain(["b1".to_string()])
+        .collect();
+    assert_eq!(first, expected);
+    // `play` numbers them in that order: number 10 is a10.
+    let out = run_with_stdin(
+        rulebook().args([
+            "play",
+            "games/hex.toml",
+            "--param",
+            "size=11",
+            "--seed",
+            "1",
+        ]),
+        "10\nquit\nn\n",
+    );
+    assert!(
+        stdout(&out).contains("red plays a10 (number 10 of `moves`)"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn a_selfplay_trace_ends_with_why_the_game_ended() {
+    let dir = Scratch::new("trace-why");
+    let path = dir.join("t.jsonl");
+    let out = rulebook()
+        .args(["selfplay", "games/staqs.toml", "--seed", "1", "--trace"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        text.lines().last(),
+        Some(
+            r#"{"end":{"winners":["blue"],"why":"the end rule `passes == 2` holds, with me = blue (games/staqs.toml:87)"}}"#
+        )
+    );
+    // The moves list ends as `play` ends a game: the result, why, the scores.
+    assert!(
+        stdout(&out).ends_with(
+            "game over: blue won\nwhy: the end rule `passes == 2` holds, with me = blue \
+             (games/staqs.toml:87)\nscores: blue 5 5 4 3; white 5 4 4 3\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
 }

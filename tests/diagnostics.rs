@@ -15,7 +15,7 @@ fn diagnose(path: &str) -> String {
 
 #[test]
 fn every_broken_file_is_refused_with_a_located_diagnostic() {
-    insta::glob!("broken/*.toml", |path| {
+    crate::common::snapshot_each("broken", "toml", |path| {
         let rel = path
             .strip_prefix(env!("CARGO_MANIFEST_DIR"))
             .expect("inside the crate")

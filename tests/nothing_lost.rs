@@ -2,14 +2,13 @@
 //! a symbolic link, a file), never onto another output or an input of the same command,
 //! and a game in `play` never lost to a keystroke or a piped line.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::common::{Scratch, on_a_terminal, rulebook, run_with_stdin, stderr, stdout};
+use crate::common::{Scratch, Session, rulebook, run_with_stdin, stderr, stdout};
 
 /// The path of a shipped game file, for commands run in a scratch folder.
 fn game(name: &str) -> String {
@@ -352,94 +351,6 @@ fn a_piped_answer_to_save_first_is_never_a_command_taken_for_a_file_name() {
             .unwrap()
             .contains("1. red b1-a1")
     );
-}
-
-/// A `play` session on a pipe that stays open: lines are sent one at a time, and what it
-/// printed is collected as it comes, to wait for.
-struct Session {
-    child: std::process::Child,
-    input: Option<std::process::ChildStdin>,
-    seen: Arc<Mutex<String>>,
-}
-
-impl Session {
-    fn start(dir: &Path, args: &[&str]) -> Session {
-        Self::spawn(rulebook().current_dir(dir).arg("play").args(args))
-    }
-
-    /// `rulebook play ARGS` on a terminal ([`on_a_terminal`]).
-    fn on_a_terminal(dir: &Path, term: &str, args: &str) -> Session {
-        Self::spawn(&mut on_a_terminal(dir, term, args))
-    }
-
-    fn spawn(command: &mut Command) -> Session {
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let seen = Arc::new(Mutex::new(String::new()));
-        let mut stdout = child.stdout.take().unwrap();
-        let into = Arc::clone(&seen);
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = stdout.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                into.lock()
-                    .unwrap()
-                    .push_str(&String::from_utf8_lossy(&buf[..n]));
-            }
-        });
-        let input = child.stdin.take();
-        Session { child, input, seen }
-    }
-
-    fn send(&mut self, keys: &str) {
-        let input = self.input.as_mut().unwrap();
-        input.write_all(keys.as_bytes()).unwrap();
-        input.flush().unwrap();
-    }
-
-    /// Waits until the output holds `text` `times` times (at most a minute).
-    fn wait_for(&self, text: &str, times: usize) {
-        let clock = Instant::now();
-        while self.seen.lock().unwrap().matches(text).count() < times {
-            assert!(
-                clock.elapsed() < Duration::from_secs(60),
-                "no {text:?} in {:?}",
-                self.seen.lock().unwrap()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    fn interrupt(&self) {
-        let pid = self.child.id().to_string();
-        let killed = Command::new("kill").args(["-INT", &pid]).status().unwrap();
-        assert!(killed.success());
-    }
-
-    /// Closes the input and waits for the end; the exit code and everything printed.
-    fn finish(mut self) -> (Option<i32>, String) {
-        drop(self.input.take());
-        let clock = Instant::now();
-        let status = loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                break status;
-            }
-            if clock.elapsed() > Duration::from_secs(60) {
-                let _ = self.child.kill();
-                panic!("still running: {:?}", self.seen.lock().unwrap());
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        std::thread::sleep(Duration::from_millis(100));
-        let text = self.seen.lock().unwrap().clone();
-        (status.code(), text)
-    }
 }
 
 #[test]

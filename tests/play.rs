@@ -570,3 +570,73 @@ fn term_dumb_gets_no_colour() {
     assert!(!plain.contains('\u{1b}'), "{plain:?}");
     assert!(plain.contains("red to move"), "{plain:?}");
 }
+
+#[test]
+fn every_change_of_state_is_said_in_a_line() {
+    // A ply by its number, undo, redo, a seat changed, a new game: each says what it did,
+    // so a person reading the transcript of a session knows the position without the board.
+    let out = play(
+        &["games/staqs.toml", "--seed", "2", "--seat", "white=random"],
+        "3\nundo\nredo\nseat white greedy\nnew\nn\nquit\n",
+    );
+    let text = stdout(&out);
+    for said in [
+        "blue plays a3 (number 3 of `moves`)\n",
+        "took back 2 plies: 1. blue a3 (human), 2. white ",
+        "played again 2 plies: 1. blue a3 (human), 2. white ",
+        "white is now played by greedy\n",
+        "a new game, with the same seats: blue human, white greedy (`seat NAME \
+         human|BOTSPEC` changes one)\n",
+    ] {
+        assert!(text.contains(said), "no {said:?} in\n{text}");
+    }
+}
+
+#[test]
+fn resign_asks_first_and_an_answer_that_is_not_yes_keeps_the_game() {
+    // `y` resigns; anything else, or the end of the input before an answer, does not.
+    let args = ["games/staqs.toml", "--seed", "2", "--seat", "white=random"];
+    let text = stdout(&play(&args, "c3\nresign\nhistory\nresign\nyes\nquit\nn\n"));
+    let question = "Resign as blue? The game ends and the others win. (y/n)\n";
+    assert!(
+        text.contains(&format!("{question}not resigned: the game goes on\n")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("{question}blue resigns\n")),
+        "{text}"
+    );
+    assert!(
+        text.contains("game over: white won (blue resigned)"),
+        "{text}"
+    );
+    let text = stdout(&play(&args, "c3\nresign\n"));
+    assert!(
+        text.ends_with("end of input: game left unfinished, not saved\n"),
+        "{text}"
+    );
+    assert!(!text.contains("resigned"), "{text}");
+}
+
+#[test]
+fn a_game_named_by_its_bare_name_is_found_in_games_and_saved_as_that_file() {
+    let dir = Scratch::with_games("bare-name");
+    let out = play_in(&dir, &["staqs", "--seed", "2"], "c3\nsave bare.txt\nquit\n");
+    assert!(
+        stdout(&out).contains("saved to bare.txt"),
+        "{}",
+        stdout(&out)
+    );
+    let saved = std::fs::read_to_string(dir.join("bare.txt")).unwrap();
+    assert!(saved.contains("file: games/staqs.toml\n"), "{saved}");
+    // The transcript names the file found, so it replays as it is.
+    let out = rulebook_in(&dir)
+        .args(["replay", "bare.txt"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -24,7 +24,11 @@ fn a_game_that_never_ends_stops_at_the_default_ply_cap_in_selfplay_match_and_pla
     assert_eq!(trace.lines().count() as u32, 1 + cap + 1);
     assert_eq!(
         trace.lines().last(),
-        Some(r#"{"end":{"winners":[],"reason":"ply cap"}}"#)
+        Some(concat!(
+            r#"{"end":{"winners":[],"reason":"ply cap","why":"the ply cap of 10000 plies was "#,
+            r#"reached (a limit of the program, not a rule of the game: `max_plies` in the "#,
+            r#"game file)"}}"#
+        ))
     );
 
     let out = rulebook()

@@ -47,7 +47,7 @@ fn shown(args: &[String], out: &Output) -> String {
 
 #[test]
 fn every_transcript_in_tests_transcripts_replays_as_its_snapshot() {
-    insta::glob!("transcripts/*.txt", |path| {
+    crate::common::snapshot_each("transcripts", "txt", |path| {
         let args = vec!["replay".to_string(), relative(path), "--board".to_string()];
         let out = run(&args, "");
         insta::assert_snapshot!(shown(&args, &out));
@@ -56,7 +56,7 @@ fn every_transcript_in_tests_transcripts_replays_as_its_snapshot() {
 
 #[test]
 fn every_scripted_session_in_tests_transcripts_plays_as_its_snapshot() {
-    insta::glob!("transcripts/*.play", |path| {
+    crate::common::snapshot_each("transcripts", "play", |path| {
         let text = std::fs::read_to_string(path).unwrap();
         let (first, typed) = text.split_once('\n').unwrap_or((&text, ""));
         let args: Vec<String> = first

@@ -1,7 +1,8 @@
 //! The trace format: one JSON object per line, read by other programs.
 //!
 //! Line 1 is a header (game, file as given, players, every parameter, seed); then one line
-//! per ply with the sorted legal plies and the one played; the last line is the result.
+//! per ply with the sorted legal plies and the one played; the last line is the result
+//! and why the game ended.
 
 use std::collections::BTreeMap;
 
@@ -36,6 +37,8 @@ struct End<'a> {
     winners: Vec<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<&'a str>,
+    /// Why the game ended, in the words `play` uses after `why: `.
+    why: &'a str,
 }
 
 #[derive(Serialize)]
@@ -77,8 +80,9 @@ pub fn ply(index: usize, player: &str, legal: &[String], played: &str) -> String
     })
 }
 
-/// The last line.
-pub fn end(game: &Game, outcome: &Outcome) -> String {
+/// The last line: the winners, `reason` where the program ended the game (`ply cap`),
+/// and `why` it ended, as `play` says it.
+pub fn end(game: &Game, outcome: &Outcome, why: &str) -> String {
     line(&EndLine {
         end: End {
             winners: outcome
@@ -87,6 +91,7 @@ pub fn end(game: &Game, outcome: &Outcome) -> String {
                 .map(|&p| game.players[p as usize].as_str())
                 .collect(),
             reason: outcome.reason.as_deref(),
+            why,
         },
     })
 }

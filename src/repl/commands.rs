@@ -15,7 +15,7 @@ pub const COMMANDS: &[Command] = &[
         name: "moves",
         summary: "the legal plies, numbered",
         usage: "moves",
-        help: "Lists the legal plies, numbered; type a number to play that ply. Long lists are grouped by where the plies start.",
+        help: "Lists the legal plies, numbered, in natural order (a2 before a10); type a number to play that ply (it says which ply that was). Long lists are grouped by where the plies start.",
     },
     Command {
         name: "board",
@@ -27,19 +27,19 @@ pub const COMMANDS: &[Command] = &[
         name: "undo",
         summary: "take back your last ply (and the bots' answers)",
         usage: "undo",
-        help: "Takes back the last ply, and the bots' plies after your last one, so you are to move again.",
+        help: "Takes back the last ply, and the bots' plies after your last one, so you are to move again; says which plies it took back.",
     },
     Command {
         name: "redo",
         summary: "play again what undo took back",
         usage: "redo",
-        help: "Plays again what `undo` took back (until a new ply is played).",
+        help: "Plays again what `undo` took back (until a new ply is played); says which plies it played again.",
     },
     Command {
         name: "hint",
         summary: "a suggested ply, from the MCTS bot",
         usage: "hint",
-        help: "Asks the MCTS bot (1,000 playouts) for a ply, with how many of the playouts went through it (the search's confidence: below 50 it says it is not sure) and how often you won in those.",
+        help: "Asks the MCTS bot (1,000 playouts) for a ply, with how many of the playouts went through it (the search's confidence: below 50 it says it is not sure) and how often you won in those. On a terminal a line shows how long it has thought; Ctrl-C stops it with what it has.",
     },
     Command {
         name: "bot",
@@ -75,7 +75,7 @@ pub const COMMANDS: &[Command] = &[
         name: "load",
         summary: "resume a saved transcript",
         usage: "load FILE",
-        help: "Replaces this game with the one in a transcript, at the position it reached; if this game has unsaved plies, offers to save it first.",
+        help: "Replaces this game with the one in a transcript, at the position it reached, with its seats as saved (it says who plays each); if this game has unsaved plies, offers to save it first.",
     },
     Command {
         name: "rules",
@@ -87,13 +87,13 @@ pub const COMMANDS: &[Command] = &[
         name: "new",
         summary: "a new game, same settings",
         usage: "new",
-        help: "Starts a new game with the same game, parameters and seats; if this game has unsaved plies, offers to save it first.",
+        help: "Starts a new game with the same game, parameters and seats (it says who plays each; `seat` changes one); if this game has unsaved plies, offers to save it first.",
     },
     Command {
         name: "resign",
         summary: "give up this game",
         usage: "resign",
-        help: "The player to move gives up: the game ends and the others share the win.",
+        help: "The player to move gives up, once they answer `y` to the question it asks: the game ends and the others share the win.",
     },
     Command {
         name: "help",

@@ -30,6 +30,7 @@ use crate::load::{Failure, GameArgsRef, load_game};
 use crate::record::file::{Named, check_paths, write_output};
 use crate::record::transcript::{Entry, Transcript, closest_plies};
 use crate::render::board::{legend, render_marked, use_colour};
+use crate::render::order::sort_natural;
 use crate::render::picture;
 use crate::render::text::{echo, printable, printable_lines};
 use explain::typed_ply;
@@ -219,17 +220,10 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
                 return Ok(());
             }
             Line::End => {
-                if input.interactive() && session.dirty {
-                    writeln!(out)?;
-                    if !offer_to_save(&mut session, &mut input, out, "leave")? {
-                        continue;
-                    }
-                } else if session.dirty && session.over() {
-                    writeln!(out, "\nend of input; the game was not saved")?;
-                } else if session.dirty {
-                    writeln!(out, "\nend of input: game left unfinished, not saved")?;
+                if at_end(&mut session, &mut input, out)? {
+                    return Ok(());
                 }
-                return Ok(());
+                continue;
             }
             Line::Refused(why) => {
                 writeln!(out, "{why}")?;
@@ -240,6 +234,15 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
         let (word, rest) = split_command(&line);
         match word {
             "" => session.paused = false,
+            "hint" => {
+                let hint = session.hint(out, live)?;
+                writeln!(out, "{}", printable_lines(&hint))?;
+            }
+            "resign" => match confirm_resign(&mut session, &mut input, out)? {
+                Some(resigned) => show_board |= resigned,
+                None if at_end(&mut session, &mut input, out)? => return Ok(()),
+                None => {}
+            },
             "quit" | "exit" => {
                 if session.dirty && !offer_to_save(&mut session, &mut input, out, "leave")? {
                     continue;
@@ -259,6 +262,59 @@ pub fn run(game: Game, options: &Options, out: &mut impl Write) -> Result<(), Fa
                 write!(out, "{}", printable_lines(&reply.text))?;
                 show_board |= reply.show_board;
             }
+        }
+    }
+}
+
+/// The input ended: on a terminal (Ctrl-D) an unsaved game is offered to be saved, and
+/// true unless the person went back to the game; on a pipe, says what was not saved.
+/// True when the session ends.
+fn at_end(session: &mut Session, input: &mut Input, out: &mut impl Write) -> Result<bool, Failure> {
+    if input.interactive() && session.dirty {
+        writeln!(out)?;
+        return offer_to_save(session, input, out, "leave");
+    }
+    if session.dirty && session.over() {
+        writeln!(out, "\nend of input; the game was not saved")?;
+    } else if session.dirty {
+        writeln!(out, "\nend of input: game left unfinished, not saved")?;
+    }
+    Ok(true)
+}
+
+/// `resign`, asked first, on a terminal and on a pipe alike (a scripted session says
+/// `y` too), since it ends the game: whether the player to move resigned, or `None`
+/// when the input ended before an answer.
+fn confirm_resign(
+    session: &mut Session,
+    input: &mut Input,
+    out: &mut impl Write,
+) -> Result<Option<bool>, Failure> {
+    if session.over() {
+        writeln!(out, "the game is already over")?;
+        return Ok(Some(false));
+    }
+    let me = session.state().to_move;
+    writeln!(
+        out,
+        "Resign as {}? The game ends and the others win. (y/n)",
+        session.who(me as usize)
+    )?;
+    loop {
+        match input.read("y/n> ") {
+            Line::Text(answer) if matches!(answer.trim(), "y" | "yes") => {
+                session.resigned = Some(me);
+                session.dirty = true;
+                writeln!(out, "{} resigns", session.who(me as usize))?;
+                return Ok(Some(true));
+            }
+            Line::Text(_) | Line::Interrupted => {
+                writeln!(out, "not resigned: the game goes on")?;
+                return Ok(Some(false));
+            }
+            Line::End => return Ok(None),
+            Line::Refused(why) => writeln!(out, "{why}")?,
+            Line::Failed(why) => return Err(Failure(unsaved(session, why))),
         }
     }
 }
@@ -518,15 +574,15 @@ impl Session {
         p + "> "
     }
 
+    /// The legal plies' texts in natural order (`a2` before `a10`): what `moves` numbers
+    /// and Tab completes.
     fn legal_texts(&self) -> Vec<String> {
         if self.over() {
             return Vec::new();
         }
-        self.game
-            .legal_with_notation(self.state())
-            .into_iter()
-            .map(|(t, _)| t)
-            .collect()
+        let mut legal = self.game.legal_with_notation(self.state());
+        sort_natural(&mut legal);
+        legal.into_iter().map(|(t, _)| t).collect()
     }
 
     /// Gives seat `i` to a person (`human`) or a bot spec.
@@ -581,38 +637,8 @@ impl Session {
         let bot = self.bots[me].as_mut().expect("a bot seat");
         let thinking = interrupt::Thinking::start();
         let clock = Instant::now();
-        let (sender, answer) = mpsc::channel();
-        let chosen = std::thread::scope(|scope| -> Result<Option<Ply>, Failure> {
-            scope.spawn(move || {
-                let _ = sender.send(bot.choose_or_stop(game, &state, interrupt::stop_flag()));
-            });
-            let mut shown = 0;
-            loop {
-                match answer.recv_timeout(Duration::from_millis(100)) {
-                    Ok(ply) => {
-                        if shown > 0 {
-                            // Blanks over the thinking line, then back to its start.
-                            write!(out, "\r{}\r", " ".repeat(shown))?;
-                        }
-                        return Ok(ply);
-                    }
-                    Err(mpsc::RecvTimeoutError::Timeout) => {}
-                    Err(mpsc::RecvTimeoutError::Disconnected) => {
-                        return Err(Failure(format!("{label}: the bot failed")));
-                    }
-                }
-                let elapsed = clock.elapsed().as_secs_f64();
-                if live && elapsed >= 0.5 {
-                    let mut line = format!("{label}: {elapsed:.1} s");
-                    if let Some(total) = budget {
-                        let _ = write!(line, " of {total:.1} s");
-                    }
-                    line.push_str(" (Ctrl-C stops it)");
-                    shown = shown.max(line.chars().count());
-                    write!(out, "\r{line}")?;
-                    out.flush()?;
-                }
-            }
+        let chosen = with_thinking_line(out, live, &label, budget, move || {
+            bot.choose_or_stop(game, &state, interrupt::stop_flag())
         })?;
         let stopped = thinking.stopped().then(|| clock.elapsed());
         Ok(match (chosen, stopped) {
@@ -678,7 +704,6 @@ impl Session {
             "history" => Reply::say(self.history()),
             "undo" => self.undo(),
             "redo" => self.redo(),
-            "hint" => Reply::say(self.hint()),
             "bot" => {
                 if self.over() {
                     return Reply::say("the game is over: `new` starts another, `undo` goes back");
@@ -748,15 +773,11 @@ impl Session {
                 self.resigned = None;
                 self.dirty = false;
                 self.saved_to = None;
-                Reply::board("a new game")
-            }
-            "resign" => {
-                if self.over() {
-                    return Reply::say("the game is already over");
-                }
-                self.resigned = Some(self.state().to_move);
-                self.dirty = true;
-                Reply::board("")
+                self.paused = false;
+                Reply::board(format!(
+                    "a new game, with the same seats: {} (`seat NAME human|BOTSPEC` changes one)",
+                    self.seating()
+                ))
             }
             _ => self.ply(line),
         }
@@ -770,8 +791,9 @@ impl Session {
                 echo(line)
             ));
         }
-        let text = match line.trim().parse::<usize>() {
-            Ok(n) => {
+        let number = line.trim().parse::<usize>().ok();
+        let text = match number {
+            Some(n) => {
                 let legal = self.legal_texts();
                 match legal.get(n.wrapping_sub(1)) {
                     Some(t) => t.clone(),
@@ -785,17 +807,24 @@ impl Session {
                     }
                 }
             }
-            Err(_) => line.trim().to_string(),
+            None => line.trim().to_string(),
         };
+        let me = self.state().to_move as usize;
         self.redo.clear();
         match self.play_text(&text, "human") {
             Ok(did) => {
                 self.paused = false;
-                // The person knows what they typed; what it did is news.
-                Reply::board(if did.effects.is_empty() {
-                    String::new()
-                } else {
-                    format!("{}{}", did.text, did.effects)
+                // The person knows what they typed, but not always which ply a number
+                // is; what it did is news.
+                Reply::board(match number {
+                    Some(n) => format!(
+                        "{} plays {} (number {n} of `moves`){}",
+                        self.who(me),
+                        did.text,
+                        did.effects
+                    ),
+                    None if did.effects.is_empty() => String::new(),
+                    None => format!("{}{}", did.text, did.effects),
                 })
             }
             Err(e) => Reply::say(e),
@@ -873,6 +902,7 @@ impl Session {
         if self.plies.is_empty() {
             return Reply::say("nothing to undo");
         }
+        let before = self.redo.len();
         while let Some(entry) = self.plies.pop() {
             self.states.pop();
             self.redo.push(entry);
@@ -882,7 +912,9 @@ impl Session {
             }
         }
         self.dirty = true;
-        Reply::board("")
+        // Taken back last first: said in the order they were played.
+        let taken: Vec<&Entry> = self.redo[before..].iter().rev().collect();
+        Reply::board(format!("took back {}", entries(&taken)))
     }
 
     /// Plays again what `undo` took back, until a person is to move.
@@ -890,6 +922,7 @@ impl Session {
         if self.redo.is_empty() {
             return Reply::say("nothing to redo");
         }
+        let before = self.plies.len();
         while let Some(entry) = self.redo.pop() {
             if let Err(e) = self.play_text(&entry.ply, &entry.by) {
                 self.redo.clear();
@@ -900,18 +933,21 @@ impl Session {
                 break;
             }
         }
-        Reply::board("")
+        let again: Vec<&Entry> = self.plies[before..].iter().collect();
+        Reply::board(format!("played again {}", entries(&again)))
     }
 
-    fn hint(&self) -> String {
+    /// A suggested ply from the MCTS bot, which thinks with the thinking line (when
+    /// `live`) and stops at Ctrl-C with what it has.
+    fn hint(&self, out: &mut impl Write, live: bool) -> Result<String, Failure> {
         if self.over() {
-            return "the game is over".into();
+            return Ok("the game is over".into());
         }
         let state = self.state();
         let seed = self.seed ^ (self.plies.len() as u64).wrapping_mul(0x9E37_79B9);
         let legal = self.legal_texts();
         if legal.len() == 1 {
-            return format!("hint: {} (the only legal ply)", legal[0]);
+            return Ok(format!("hint: {} (the only legal ply)", legal[0]));
         }
         // Full playouts, not the bot's default cut-off: the hint reports how often the
         // player won in the playouts through its ply, which a playout scored by `[eval]`
@@ -926,9 +962,12 @@ impl Session {
         // turn); its win rate alone can be 100% after a single playout, so it comes with
         // its 95% interval.
         let thinking = interrupt::Thinking::start();
-        let advice = bot.search_until(&self.game, state, interrupt::stop_flag());
+        let game = &self.game;
+        let advice = with_thinking_line(out, live, "hint: MCTS is thinking", None, || {
+            bot.search_until(game, state, interrupt::stop_flag())
+        })?;
         drop(thinking);
-        match advice {
+        Ok(match advice {
             (Some(advice), _) if advice.visits == 0 => {
                 let mut after = state.clone();
                 self.game.play(&mut after, &advice.ply);
@@ -957,7 +996,7 @@ impl Session {
                 s + ")"
             }
             (None, _) => "no hint: there is no legal ply".into(),
-        }
+        })
     }
 
     /// The game as a transcript.
@@ -1130,9 +1169,18 @@ impl Session {
         self.paused = false;
         let n = self.plies.len();
         Ok(format!(
-            "loaded {path}: {n} {}",
-            if n == 1 { "ply" } else { "plies" }
+            "loaded {path}: {n} {}; seats as saved: {}",
+            if n == 1 { "ply" } else { "plies" },
+            self.seating()
         ))
+    }
+
+    /// Who plays each seat: `Ada (red) human, blue greedy`.
+    fn seating(&self) -> String {
+        (0..self.seats.len())
+            .map(|i| format!("{} {}", self.who(i), self.seats[i]))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
@@ -1186,6 +1234,22 @@ fn illegal(game: &Game, state: &State, text: &str, closest: &[String]) -> String
     s
 }
 
+/// Plies as `history` numbers them, each with who chose it: `2 plies: 3. white c4
+/// (human), 4. blue d2 (greedy)`, or `3. white c4 (human)` alone.
+fn entries(plies: &[&Entry]) -> String {
+    let each: Vec<String> = plies
+        .iter()
+        .map(|e| {
+            let by = if e.by.is_empty() { "?" } else { &e.by };
+            format!("{}. {} {} ({by})", e.turn, e.player, e.ply)
+        })
+        .collect();
+    match each.len() {
+        1 => each.join(""),
+        n => format!("{n} plies: {}", each.join(", ")),
+    }
+}
+
 /// `1 legal ply`, `3 legal plies`.
 fn legal_plies(n: usize) -> String {
     format!("{n} legal {}", if n == 1 { "ply" } else { "plies" })
@@ -1195,6 +1259,54 @@ fn legal_plies(n: usize) -> String {
 struct Played {
     text: String,
     effects: String,
+}
+
+/// Runs `work` on a thread of its own while this one shows, when `live` (a person
+/// watching a terminal), how long it has run, `LABEL: 2.5 s of 5.0 s (Ctrl-C stops it)`
+/// (`of` a `budget` in seconds, when there is one): drawn from half a second on, redrawn
+/// in place every tenth of a second, and blanked once the work is done. A bot's turn
+/// and `hint` both think this way.
+fn with_thinking_line<T: Send>(
+    out: &mut impl Write,
+    live: bool,
+    label: &str,
+    budget: Option<f64>,
+    work: impl FnOnce() -> T + Send,
+) -> Result<T, Failure> {
+    let clock = Instant::now();
+    let (sender, answer) = mpsc::channel();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            let _ = sender.send(work());
+        });
+        let mut shown = 0;
+        loop {
+            match answer.recv_timeout(Duration::from_millis(100)) {
+                Ok(done) => {
+                    if shown > 0 {
+                        // Blanks over the thinking line, then back to its start.
+                        write!(out, "\r{}\r", " ".repeat(shown))?;
+                    }
+                    return Ok(done);
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(Failure(format!("{label}: it failed")));
+                }
+            }
+            let elapsed = clock.elapsed().as_secs_f64();
+            if live && elapsed >= 0.5 {
+                let mut line = format!("{label}: {elapsed:.1} s");
+                if let Some(total) = budget {
+                    let _ = write!(line, " of {total:.1} s");
+                }
+                line.push_str(" (Ctrl-C stops it)");
+                shown = shown.max(line.chars().count());
+                write!(out, "\r{line}")?;
+                out.flush()?;
+            }
+        }
+    })
 }
 
 /// The time budget in a bot spec (`ms=N`), in seconds, for the thinking line.

@@ -5,24 +5,25 @@
 //! sums, so the table does not depend on how the games were scheduled on threads, nor on
 //! how the match was split into shards played on separate machines (`--shard`, then
 //! `merge`): `shard.rs` says which games a shard plays, `report.rs` holds the table and
-//! the JSON, `merge.rs` checks shards and adds them up.
+//! the JSON, `stats.rs` its intervals and Elo, `merge.rs` checks shards and adds them up.
 
 pub mod merge;
 pub mod report;
 pub mod shard;
+pub mod stats;
 
-use std::io::IsTerminal;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use crate::bots;
 use crate::engine::game::Game;
 use crate::record::transcript::Transcript;
+use crate::render::progress::progress;
 use report::labels;
-pub use report::{MOST_GAMES, Report, Standing};
+pub use report::{Elo, MOST_GAMES, Report, Standing};
 use shard::Shard;
 
 /// What a match is asked to do.
@@ -169,16 +170,11 @@ pub fn run(game: &Game, settings: &MatchSettings) -> Result<Report, String> {
 
 /// A progress bar for `games` games on stderr, hidden when stderr is no terminal.
 fn progress_bar(games: usize) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(games as u64);
-    if let Ok(style) = ProgressStyle::with_template(
+    progress(
+        Some(games as u64),
         "{bar:40} {pos}/{len} games  {elapsed_precise} (about {eta} left)",
-    ) {
-        bar.set_style(style);
-    }
-    bar
+        String::new(),
+    )
 }
 
 /// Plays the games of `played` (global indices: a game's seed, seating and transcript

@@ -15,6 +15,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::shard::Shard;
+use super::stats::{elo, elo_json, elo_text, wilson};
 use crate::compile::MOST_PLIES;
 
 /// The most games a match may have: a bound that keeps every total far from overflowing,
@@ -44,7 +45,15 @@ impl Standing {
         (self.wins as f64 + self.draws as f64 / 2.0) / self.games as f64
     }
 
-    /// Half the width of the 95% confidence interval of the score (normal approximation).
+    /// The score's 95% interval, Wilson's (`stats::wilson`: honest at 0 and 1, where the
+    /// normal approximation says `± 0`), as `(low, high)`.
+    pub fn interval(&self) -> (f64, f64) {
+        wilson(self.score(), self.games)
+    }
+
+    /// Half the width of the normal approximation's 95% interval of the score: only for
+    /// the JSON's `ci95`, kept for the readers of older files (the table prints
+    /// [`Standing::interval`]).
     pub fn margin(&self) -> f64 {
         if self.games == 0 {
             return 0.0;
@@ -80,6 +89,18 @@ impl Standing {
             self.think.as_secs_f64() * 1000.0 / self.chosen as f64
         }
     }
+}
+
+/// The Elo difference of one participant over the other in a match of two: the point
+/// figure from the score, the ends from the score interval's; `±∞` where a score or an
+/// end is 0 or 1 (`stats::elo`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Elo {
+    pub bot: String,
+    pub against: String,
+    pub diff: f64,
+    pub low: f64,
+    pub high: f64,
 }
 
 /// A match's outcome, or a shard's: one standing per participant, in the order given.
@@ -131,7 +152,7 @@ impl Report {
             .unwrap_or(3)
             .max(3);
         let mut out = format!(
-            "{}: {}, seed {}\n{:width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>6}  {:>7}  {:>10}\n",
+            "{}: {}, seed {}\n{:width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>6}  {:>16}  {:>10}\n",
             self.game,
             self.extent(),
             self.seed,
@@ -141,21 +162,26 @@ impl Report {
             "draws",
             "losses",
             "score",
-            "95% CI",
+            "95% interval",
             "plies/game"
         );
         for s in &self.standings {
+            let (low, high) = s.interval();
             out.push_str(&format!(
-                "{:width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>5.1}%  ±{:>5.1}%  {:>10.1}\n",
+                "{:width$}  {:>5}  {:>5}  {:>5}  {:>6}  {:>5.1}%  [{:>5.1}%, {:>5.1}%]  {:>10.1}\n",
                 s.label,
                 s.games,
                 s.wins,
                 s.draws,
                 s.losses,
                 100.0 * s.score(),
-                100.0 * s.margin(),
+                100.0 * low,
+                100.0 * high,
                 s.plies_per_game()
             ));
+        }
+        if let Some(line) = self.elo_line() {
+            out.push_str(&line);
         }
         out.push_str("games won by seat:");
         for (seat, wins) in &self.seats {
@@ -169,6 +195,35 @@ impl Report {
         out.pop();
         out.push('\n');
         out
+    }
+
+    /// The Elo difference of the first participant over the second, with its 95%
+    /// interval (the score interval's ends, as Elo): only a match of two has one.
+    pub fn elo(&self) -> Option<Elo> {
+        let [first, second] = self.standings.as_slice() else {
+            return None;
+        };
+        let (low, high) = first.interval();
+        Some(Elo {
+            bot: first.label.clone(),
+            against: second.label.clone(),
+            diff: elo(first.score()),
+            low: elo(low),
+            high: elo(high),
+        })
+    }
+
+    /// The table's Elo line, for a match of two.
+    fn elo_line(&self) -> Option<String> {
+        let e = self.elo()?;
+        Some(format!(
+            "Elo of {} against {}: {}, 95% interval [{}, {}]\n",
+            e.bot,
+            e.against,
+            elo_text(e.diff),
+            elo_text(e.low),
+            elo_text(e.high)
+        ))
     }
 
     /// What the table covers: `200 games`, or `shard 2/4 of a match of 200 games (games
@@ -220,6 +275,10 @@ struct Saved {
     bots: Vec<SavedBot>,
     seats: Vec<SavedSeat>,
     draws: usize,
+    /// A match of two: the first bot's Elo difference over the second (recomputed from
+    /// the sums when read).
+    #[serde(default, skip_deserializing, skip_serializing_if = "Option::is_none")]
+    elo: Option<SavedElo>,
     /// Thinking time, apart from the rest: it differs from run to run.
     timing: Vec<SavedTiming>,
 }
@@ -234,12 +293,28 @@ struct SavedBot {
     losses: usize,
     #[serde(skip_deserializing)]
     score: f64,
+    /// The normal approximation's half-width, for the readers of older files.
     #[serde(skip_deserializing)]
     ci95: f64,
+    /// Wilson's 95% interval of the score, the table's.
+    #[serde(skip_deserializing)]
+    score_low: f64,
+    #[serde(skip_deserializing)]
+    score_high: f64,
     plies: u64,
     #[serde(skip_deserializing)]
     plies_per_game: f64,
     plies_chosen: u64,
+}
+
+/// An [`Elo`] in JSON, which has no infinities: `null` for one (`stats::elo_json`).
+#[derive(Serialize, Deserialize)]
+struct SavedElo {
+    bot: String,
+    against: String,
+    diff: Option<f64>,
+    low: Option<f64>,
+    high: Option<f64>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -277,6 +352,8 @@ impl From<&Report> for Saved {
                     losses: s.losses,
                     score: s.score(),
                     ci95: s.margin(),
+                    score_low: s.interval().0,
+                    score_high: s.interval().1,
                     plies: s.plies,
                     plies_per_game: s.plies_per_game(),
                     plies_chosen: s.chosen,
@@ -291,6 +368,13 @@ impl From<&Report> for Saved {
                 })
                 .collect(),
             draws: r.draws,
+            elo: r.elo().map(|e| SavedElo {
+                bot: e.bot,
+                against: e.against,
+                diff: elo_json(e.diff),
+                low: elo_json(e.low),
+                high: elo_json(e.high),
+            }),
             timing: r
                 .standings
                 .iter()

@@ -1,5 +1,11 @@
 //! Helpers shared by the suites: loading the real game files.
 
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
 use proptest::test_runner::{FailurePersistence, FileFailurePersistence, PersistedSeed};
 use rulebook::compile;
 use rulebook::engine::game::Game;
@@ -285,16 +291,21 @@ pub fn rulebook_in(dir: &std::path::Path) -> std::process::Command {
     cmd
 }
 
-/// `rulebook play ARGS` on a terminal: a pseudo-terminal made by `script` (util-linux,
+/// `rulebook play ARGS` on a terminal ([`terminal`]).
+pub fn on_a_terminal(dir: &std::path::Path, term: &str, args: &str) -> std::process::Command {
+    terminal(dir, term, &format!("play {args}"))
+}
+
+/// `rulebook ARGS` on a terminal: a pseudo-terminal made by `script` (util-linux,
 /// which `.ci/run` installs where it is missing), with `TERM` set, run from `dir`.
 ///
 /// `script` starts the command through a shell; the shell `exec`s the program, so that no
 /// shell waits between them. One that waits (dash, `/bin/sh` on Debian, where `SHELL` is
 /// unset) gets every Ctrl-C typed on the terminal too, and when the program has handled
 /// them and left with 0, kills itself with SIGINT: `script` then says 130.
-pub fn on_a_terminal(dir: &std::path::Path, term: &str, args: &str) -> std::process::Command {
+pub fn terminal(dir: &std::path::Path, term: &str, args: &str) -> std::process::Command {
     let command = format!(
-        "exec env TERM={term} '{}' play {args}",
+        "exec env TERM={term} '{}' {args}",
         env!("CARGO_BIN_EXE_rulebook")
     );
     let mut cmd = std::process::Command::new("script");
@@ -304,13 +315,139 @@ pub fn on_a_terminal(dir: &std::path::Path, term: &str, args: &str) -> std::proc
     cmd
 }
 
+/// Runs `check` on every file of `tests/FOLDER` whose name ends in `.EXT`, in sorted order,
+/// each with an insta snapshot of its own, named after the test and the file
+/// (`main__MODULE__TEST@FILE.snap`, the names `insta::glob!` gives).
+///
+/// Not `insta::glob!`: it counts failures on one stack for the whole process, so a
+/// snapshot that fails while another test's glob runs is counted there, and reported
+/// under that test, its diff in the output of a test that passed. Here every assertion
+/// panics in its own test; the panic is caught so that every file is checked, and the
+/// test fails at the end naming each file whose snapshot failed.
+pub fn snapshot_each(folder: &str, ext: &str, check: impl Fn(&std::path::Path)) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(folder);
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("a folder entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no *.{ext} file in tests/{folder}");
+    let failed: Vec<String> = files
+        .iter()
+        .filter_map(|path| {
+            let name = path.file_name()?.to_string_lossy().into_owned();
+            let mut settings = insta::Settings::clone_current();
+            settings.set_input_file(path);
+            settings.set_snapshot_suffix(&name);
+            let run = std::panic::AssertUnwindSafe(|| settings.bind(|| check(path)));
+            std::panic::catch_unwind(run).is_err().then_some(name)
+        })
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "{} of {} files in tests/{folder} failed: {}",
+        failed.len(),
+        files.len(),
+        failed.join(", ")
+    );
+}
+
+/// A `play` session on a pipe that stays open: lines are sent one at a time, and what it
+/// printed is collected as it comes, to wait for.
+pub struct Session {
+    child: std::process::Child,
+    input: Option<std::process::ChildStdin>,
+    seen: Arc<Mutex<String>>,
+}
+
+impl Session {
+    pub fn start(dir: &Path, args: &[&str]) -> Session {
+        Self::spawn(rulebook().current_dir(dir).arg("play").args(args))
+    }
+
+    /// `rulebook play ARGS` on a terminal ([`on_a_terminal`]).
+    pub fn on_a_terminal(dir: &Path, term: &str, args: &str) -> Session {
+        Self::spawn(&mut on_a_terminal(dir, term, args))
+    }
+
+    pub fn spawn(command: &mut Command) -> Session {
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let seen = Arc::new(Mutex::new(String::new()));
+        let mut stdout = child.stdout.take().unwrap();
+        let into = Arc::clone(&seen);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                into.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        let input = child.stdin.take();
+        Session { child, input, seen }
+    }
+
+    pub fn send(&mut self, keys: &str) {
+        let input = self.input.as_mut().unwrap();
+        input.write_all(keys.as_bytes()).unwrap();
+        input.flush().unwrap();
+    }
+
+    /// Waits until the output holds `text` `times` times (at most a minute).
+    pub fn wait_for(&self, text: &str, times: usize) {
+        let clock = Instant::now();
+        while self.seen.lock().unwrap().matches(text).count() < times {
+            assert!(
+                clock.elapsed() < Duration::from_secs(60),
+                "no {text:?} in {:?}",
+                self.seen.lock().unwrap()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    pub fn interrupt(&self) {
+        let pid = self.child.id().to_string();
+        let killed = Command::new("kill").args(["-INT", &pid]).status().unwrap();
+        assert!(killed.success());
+    }
+
+    /// Closes the input and waits for the end; the exit code and everything printed.
+    pub fn finish(mut self) -> (Option<i32>, String) {
+        drop(self.input.take());
+        let clock = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if clock.elapsed() > Duration::from_secs(60) {
+                let _ = self.child.kill();
+                panic!("still running: {:?}", self.seen.lock().unwrap());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        std::thread::sleep(Duration::from_millis(100));
+        let text = self.seen.lock().unwrap().clone();
+        (status.code(), text)
+    }
+}
+
 /// Runs a command with `input` on its standard input and collects its output.
 pub fn run_with_stdin(
     cmd: &mut std::process::Command,
     input: impl AsRef<[u8]>,
 ) -> std::process::Output {
-    use std::io::Write;
-    use std::process::Stdio;
     let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
