@@ -12,6 +12,7 @@
 use crate::engine::code::Kit;
 use crate::engine::game::Game;
 use crate::engine::program::{Choice, EndResult, Node};
+use crate::lang::ast::AggOp;
 
 /// Compiles every expression the game evaluates, in place. Called once, after the
 /// optimiser, by `compile::compile`.
@@ -85,7 +86,9 @@ pub fn compile_game(game: &mut Game) {
         // A sorted list is read by `eval_list` through its shape: its parts are compiled,
         // not the list itself.
         match &mut score.node {
-            Node::Agg(agg) => **agg = k.aggregate(agg),
+            Node::Agg(agg) if matches!(agg.op, AggOp::SortDesc | AggOp::SortAsc) => {
+                **agg = k.aggregate(agg)
+            }
             node => k.wrap(node),
         }
     }

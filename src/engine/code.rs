@@ -1,8 +1,9 @@
 //! Expressions compiled to closures: what plies, checks and end rules run instead of
 //! walking the expression tree (the pass that calls it is `compile::closures`).
 //!
-//! Applies: to every expression a game evaluates, after the optimiser; the shapes it does
-//! not compile run through the tree walk (`eval.rs`) inside a closure.
+//! Applies: to every expression a game evaluates, after the optimiser: every node and
+//! every set has its closure, so a compiled game never walks a tree (aggregates over any
+//! collection share one fold, `fold`, over the elements a `Walk` hands it).
 //! Guarantees: every value the tree walk gives.
 //! Proved by: `compiled::compiled_expressions_play_every_game_as_the_tree_walker_does`,
 //! `compiled::compiled_expressions_agree_on_long_games`.
@@ -13,10 +14,11 @@ use std::sync::Arc;
 use crate::lang::ast::{AggOp, BinOp};
 
 use super::board::{Board, CellId};
+use super::cellset::{self, WORDS};
 use super::eval;
 use super::hooks::groups;
 use super::kept::{Kept, KeptHead, Reach, flip};
-use super::natives::{Ctx, count_kind, empty_of, height_of, owner_of, top_of};
+use super::natives::{Ctx, Elems, count_kind, empty_of, height_of, owner_of, top_of};
 use super::program::{
     Aggregate, Cells, Choice, Code, Domain, MakeCells, Node, Op, Part, Scalar, SetCode, SetExpr,
     directions_args,
@@ -278,20 +280,58 @@ impl<'g> Kit<'g> {
         }
     }
 
-    /// An aggregate with its collection, filter and body compiled; a body that is a
-    /// height (which `eval::aggregate` reads through its shape) is left as it is.
+    /// A sorted list's aggregate with its collection, filter and body compiled (the list
+    /// itself is made by `eval::eval_list`).
     pub fn aggregate(&self, agg: &Aggregate) -> Aggregate {
         let mut agg = agg.clone();
         self.domain(&mut agg.domain);
         if let Some(f) = &mut agg.filter {
             self.wrap(f);
         }
-        if let Some(b) = &mut agg.body
-            && !matches!(b, Node::Height(_))
-        {
+        if let Some(b) = &mut agg.body {
             self.wrap(b);
         }
         agg
+    }
+
+    /// The closure that writes out the elements of a collection, in its order.
+    fn elements(&self, d: &Domain) -> Elements {
+        match d {
+            Domain::Native(native, args) => {
+                let f = native.f;
+                let plain: Option<Vec<Arg>> = args.iter().map(Arg::of).collect();
+                match plain.as_deref() {
+                    Some(&[a]) => return Box::new(move |c, l, out| f(c, &[a.get(c.me, l)], out)),
+                    Some(&[a, b]) => {
+                        return Box::new(move |c, l, out| {
+                            f(c, &[a.get(c.me, l), b.get(c.me, l)], out)
+                        });
+                    }
+                    _ => {}
+                }
+                let args: Vec<Scalar> = args.iter().map(|a| self.scalar(a)).collect();
+                Box::new(move |c, l, out| {
+                    let mut vals = [0i64; 4];
+                    for (v, a) in vals.iter_mut().zip(&args) {
+                        *v = a(c, l);
+                    }
+                    f(c, &vals[..args.len()], out)
+                })
+            }
+            Domain::List(items) => {
+                let items: Vec<Scalar> = items.iter().map(|a| self.scalar(a)).collect();
+                Box::new(move |c, l, out| {
+                    for item in &items {
+                        let v = item(c, l);
+                        out.push(v);
+                    }
+                })
+            }
+            Domain::Cells(set) => by_words!(self.words, members(set, self)),
+            Domain::Steps { cell, dirs, target } => {
+                by_words!(self.words, steps(cell, dirs, target, self))
+            }
+        }
     }
 
     /// The closure of a scalar expression.
@@ -461,20 +501,21 @@ impl<'g> Kit<'g> {
                     {
                         by_words!(self.words, over_cells(set, agg, self))
                     }
-                    _ => {
-                        let agg = self.aggregate(agg);
-                        Box::new(move |c, l| eval::aggregate(&agg, c, l))
+                    // First or last of a ray's cells, taken nearest first.
+                    Domain::Cells(set) if let Some(dir) = &agg.along => {
+                        let first = agg.op == AggOp::First;
+                        by_words!(self.words, along(set, dir, first, self))
                     }
+                    // Any other collection: its elements written out by its code, then
+                    // the same fold.
+                    domain => fold(ElemWalk(self.elements(domain)), agg, self),
                 }
             }
             Node::Code(code) => {
                 let code = code.clone();
                 Box::new(move |c, l| (code.run)(c, l))
             }
-            Node::List(_) => {
-                let node = node.clone();
-                Box::new(move |c, l| eval::eval(&node, c, l))
-            }
+            Node::List(_) => unreachable!("a list is only iterated, never a value"),
         }
     }
 
@@ -857,10 +898,56 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
             let code = code.clone();
             Box::new(move |c, l| code.with(c, l, |s, _| words(s)))
         }
-        // The rest, with arguments to work out or few uses: as the tree-walker has them.
-        _ => {
-            let set = set.clone();
-            Box::new(move |c, l| eval::leaf::<W>(&set, c, l))
+        // A player worked out: none stands for the cells no player owns.
+        SetExpr::OwnedBy(p) => {
+            let p = k.scalar(p);
+            Box::new(move |c, l| match p(c, l) {
+                p if p >= 0 => words(c.state.owned(p as u8)),
+                _ => {
+                    let mut s = all;
+                    let (occupied, neutral) = (c.state.occupied(), c.state.owned(NEUTRAL));
+                    for ((x, o), n) in s.iter_mut().zip(occupied).zip(neutral) {
+                        *x = (*x & !o) | n;
+                    }
+                    s
+                }
+            })
+        }
+        // A kind worked out: none stands for the empty cells, a kind beyond the game's
+        // for no cell.
+        SetExpr::TopKind(kind) => {
+            let (kind, kinds) = (k.scalar(kind), k.kinds as i64);
+            Box::new(move |c, l| match kind(c, l) {
+                x if (0..kinds).contains(&x) => words(c.state.topped_by_kind(x as u8)),
+                x if x >= 0 => [0; W],
+                _ => {
+                    let mut s = all;
+                    for (x, o) in s.iter_mut().zip(c.state.occupied()) {
+                        *x &= !o;
+                    }
+                    s
+                }
+            })
+        }
+        SetExpr::Group(x, dirs) => {
+            let (x, dirs) = (k.scalar(x), k.scalar(dirs));
+            Box::new(move |c, l| {
+                let mut set = [0u64; WORDS];
+                let (cell, dirs) = (x(c, l), dirs(c, l));
+                groups::group_cells(&c.view(), cell, dirs, &mut set);
+                words(&set[..W])
+            })
+        }
+        SetExpr::Adjacent(x, dirs) => {
+            let (x, dirs) = (k.scalar(x), k.scalar(dirs));
+            Box::new(move |c, l| {
+                let mut s = [0; W];
+                let (cell, dirs) = (x(c, l), dirs(c, l));
+                if cell >= 0 {
+                    c.board.add_adjacent(cell as CellId, dirs as u8, &mut s);
+                }
+                s
+            })
         }
     }
 }
@@ -959,10 +1046,101 @@ where
     }
 }
 
+/// The elements an aggregate ranges over, in their order, each handed with the local
+/// slots to `f` until it returns false. Made once at load for each aggregate, so the
+/// fold below is one code for every kind of collection.
+trait Walk: Send + Sync + 'static {
+    fn walk(&self, c: &Ctx, l: &mut [i64], f: impl FnMut(i64, &mut [i64]) -> bool);
+}
+
+/// The cells of a compiled set, in cell order.
+struct SetWalk<const W: usize>(Cells<W>);
+
+impl<const W: usize> Walk for SetWalk<W> {
+    #[inline(always)]
+    fn walk(&self, c: &Ctx, l: &mut [i64], mut f: impl FnMut(i64, &mut [i64]) -> bool) {
+        let s = (self.0)(c, l);
+        each_bit(s, |e| f(e, l));
+    }
+}
+
+/// The elements a compiled collection writes out (a native collection, a list, the
+/// directions of a step), in the collection's order.
+struct ElemWalk(Elements);
+
+impl Walk for ElemWalk {
+    #[inline(always)]
+    fn walk(&self, c: &Ctx, l: &mut [i64], mut f: impl FnMut(i64, &mut [i64]) -> bool) {
+        let mut out = Elems::new();
+        (self.0)(c, l, &mut out);
+        for &e in out.iter() {
+            if !f(e, l) {
+                return;
+            }
+        }
+    }
+}
+
+/// A collection compiled to a closure that writes its elements out.
+type Elements = Box<dyn Fn(&Ctx, &mut [i64], &mut Elems) + Send + Sync>;
+
 /// An aggregate over a set of cells (in cell order, neither sorted nor along a ray), on
-/// a board whose sets have `W` words: its value as `eval::aggregate` works it out.
+/// a board whose sets have `W` words. The least or greatest height of the cells that pass
+/// a filter is read from the position's cells by height, where it keeps them.
 fn over_cells<const W: usize>(set: &SetExpr, agg: &Aggregate, k: &Kit) -> Scalar {
     let set = cells::<W>(set, k);
+    let slot = agg.slot as usize;
+    let of_heights = matches!(agg.op, AggOp::Min | AggOp::Max)
+        && matches!(&agg.body, Some(Node::Height(x)) if matches!(**x, Node::Local(s) if s as usize == slot));
+    if !of_heights {
+        return fold(SetWalk(set), agg, k);
+    }
+    let max = agg.op == AggOp::Max;
+    let filter = agg.filter.as_ref().map(|f| k.scalar(f));
+    let passes = move |c: &Ctx, l: &mut [i64]| filter.as_ref().is_none_or(|f| f(c, l) != 0);
+    let each = SetWalk(set);
+    Box::new(move |c, l| {
+        if let Some(sets) = c.state.by_heights() {
+            // The greatest (least) height of a cell that passes the filter: the
+            // position's cells by height, tallest (lowest) first, until one passes; the
+            // filter runs on no cell of another height.
+            let s = (each.0)(c, l);
+            let heights = sets.len() / W;
+            for i in 0..heights {
+                let h = if max { heights - 1 - i } else { i };
+                let of = &sets[h * W..(h + 1) * W];
+                let mut at: [u64; W] = [0; W];
+                for ((a, x), y) in at.iter_mut().zip(&s).zip(of) {
+                    *a = x & y;
+                }
+                let mut found = false;
+                each_bit(at, |e| {
+                    l[slot] = e;
+                    found = passes(c, l);
+                    !found
+                });
+                if found {
+                    return h as i64;
+                }
+            }
+            return 0;
+        }
+        let mut acc: Option<i64> = None;
+        each.walk(c, l, |e, l| {
+            l[slot] = e;
+            if passes(c, l) {
+                let v = height_of(c, e);
+                acc = Some(acc.map_or(v, |a| if max { a.max(v) } else { a.min(v) }));
+            }
+            true
+        });
+        acc.unwrap_or(0)
+    })
+}
+
+/// An aggregate's value over the elements `each` walks: the filter and the body
+/// compiled, the fold picked by the operator at load.
+fn fold<E: Walk>(each: E, agg: &Aggregate, k: &Kit) -> Scalar {
     let slot = agg.slot as usize;
     let filter = agg.filter.as_ref().map(|f| k.scalar(f));
     let body = agg.body.as_ref().map(|b| k.scalar(b));
@@ -971,7 +1149,7 @@ fn over_cells<const W: usize>(set: &SetExpr, agg: &Aggregate, k: &Kit) -> Scalar
     match agg.op {
         AggOp::Count => Box::new(move |c, l| {
             let mut n = 0i64;
-            each_bit(set(c, l), |e| {
+            each.walk(c, l, |e, l| {
                 l[slot] = e;
                 n += (passes(c, l) && value(c, l) != 0) as i64;
                 true
@@ -980,7 +1158,7 @@ fn over_cells<const W: usize>(set: &SetExpr, agg: &Aggregate, k: &Kit) -> Scalar
         }),
         AggOp::Sum => Box::new(move |c, l| {
             let mut n = 0i64;
-            each_bit(set(c, l), |e| {
+            each.walk(c, l, |e, l| {
                 l[slot] = e;
                 if passes(c, l) {
                     n = n.wrapping_add(value(c, l));
@@ -991,7 +1169,7 @@ fn over_cells<const W: usize>(set: &SetExpr, agg: &Aggregate, k: &Kit) -> Scalar
         }),
         AggOp::Any => Box::new(move |c, l| {
             let mut found = false;
-            each_bit(set(c, l), |e| {
+            each.walk(c, l, |e, l| {
                 l[slot] = e;
                 found = passes(c, l) && value(c, l) != 0;
                 !found
@@ -1000,7 +1178,7 @@ fn over_cells<const W: usize>(set: &SetExpr, agg: &Aggregate, k: &Kit) -> Scalar
         }),
         AggOp::All => Box::new(move |c, l| {
             let mut all = true;
-            each_bit(set(c, l), |e| {
+            each.walk(c, l, |e, l| {
                 l[slot] = e;
                 all = !passes(c, l) || value(c, l) != 0;
                 all
@@ -1009,35 +1187,9 @@ fn over_cells<const W: usize>(set: &SetExpr, agg: &Aggregate, k: &Kit) -> Scalar
         }),
         AggOp::Min | AggOp::Max => {
             let max = agg.op == AggOp::Max;
-            let of_heights = matches!(&agg.body, Some(Node::Height(x)) if matches!(**x, Node::Local(s) if s as usize == slot));
             Box::new(move |c, l| {
-                if of_heights && let Some(sets) = c.state.by_heights() {
-                    // The greatest (least) height of a cell that passes the filter: the
-                    // position's cells by height, tallest (lowest) first, until one
-                    // passes; the filter runs on no cell of another height.
-                    let s = set(c, l);
-                    let heights = sets.len() / W;
-                    for i in 0..heights {
-                        let h = if max { heights - 1 - i } else { i };
-                        let of = &sets[h * W..(h + 1) * W];
-                        let mut at: [u64; W] = [0; W];
-                        for ((a, x), y) in at.iter_mut().zip(&s).zip(of) {
-                            *a = x & y;
-                        }
-                        let mut found = false;
-                        each_bit(at, |e| {
-                            l[slot] = e;
-                            found = passes(c, l);
-                            !found
-                        });
-                        if found {
-                            return h as i64;
-                        }
-                    }
-                    return 0;
-                }
                 let mut acc: Option<i64> = None;
-                each_bit(set(c, l), |e| {
+                each.walk(c, l, |e, l| {
                     l[slot] = e;
                     if passes(c, l) {
                         let v = value(c, l);
@@ -1051,7 +1203,7 @@ fn over_cells<const W: usize>(set: &SetExpr, agg: &Aggregate, k: &Kit) -> Scalar
         // The element itself: the body is not read.
         AggOp::First => Box::new(move |c, l| {
             let mut found = NONE;
-            each_bit(set(c, l), |e| {
+            each.walk(c, l, |e, l| {
                 l[slot] = e;
                 if passes(c, l) {
                     found = e;
@@ -1063,7 +1215,7 @@ fn over_cells<const W: usize>(set: &SetExpr, agg: &Aggregate, k: &Kit) -> Scalar
         }),
         AggOp::Last => Box::new(move |c, l| {
             let mut found = NONE;
-            each_bit(set(c, l), |e| {
+            each.walk(c, l, |e, l| {
                 l[slot] = e;
                 if passes(c, l) {
                     found = e;
@@ -1074,6 +1226,60 @@ fn over_cells<const W: usize>(set: &SetExpr, agg: &Aggregate, k: &Kit) -> Scalar
         }),
         AggOp::SortDesc | AggOp::SortAsc => unreachable!("lists are left to eval_list"),
     }
+}
+
+/// `first` or `last` of a ray's cells made a set ([`Aggregate::along`]): the nearest (or
+/// farthest) cell of the set going in the direction, which is the lowest cell index going
+/// n, ne, e or nw (cells are numbered rank by rank), the highest the other ways.
+fn along<const W: usize>(set: &SetExpr, dir: &Node, first: bool, k: &Kit) -> Scalar {
+    let (set, dir) = (cells::<W>(set, k), k.scalar(dir));
+    Box::new(move |c, l| {
+        let d = dir(c, l);
+        let rising = (0..8).contains(&d) && super::board::rising(d as usize);
+        let s = set(c, l);
+        let at = if rising == first {
+            cellset::first(&s)
+        } else {
+            cellset::last(&s)
+        };
+        at.map_or(NONE, |x| x as i64)
+    })
+}
+
+/// The directions of a [`Domain::Steps`] in which `cell` has a link to a cell of
+/// `target`, in direction order.
+fn steps<const W: usize>(cell: &Node, dirs: &Node, target: &SetExpr, k: &Kit) -> Elements {
+    let (cell, dirs, target) = (k.scalar(cell), k.scalar(dirs), cells::<W>(target, k));
+    Box::new(move |c, l, out| {
+        let cell = cell(c, l);
+        if cell < 0 {
+            return;
+        }
+        let board = c.board;
+        let mut left = (dirs(c, l) & 0xff) as u8 & board.link_dirs(cell as CellId);
+        let target = target(c, l);
+        while left != 0 {
+            let d = left.trailing_zeros() as usize;
+            left &= left - 1;
+            if let Some(to) = board.step(cell as CellId, d)
+                && cellset::contains(&target, to as usize)
+            {
+                out.push(d as i64);
+            }
+        }
+    })
+}
+
+/// The cells of a set, in cell order, written out.
+fn members<const W: usize>(set: &SetExpr, k: &Kit) -> Elements {
+    let set = cells::<W>(set, k);
+    Box::new(move |c, l, out| {
+        let s = set(c, l);
+        each_bit(s, |e| {
+            out.push(e);
+            true
+        });
+    })
 }
 
 /// Calls `f` with each cell of a set in cell order until it returns false.

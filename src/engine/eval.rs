@@ -1,10 +1,11 @@
 //! Evaluation of compiled expressions by walking their trees, and execution of compiled
 //! effects.
 //!
-//! A game's expressions run as closures (`code.rs`), which meet a tree only at a
-//! [`Node::Code`] and in the shapes they leave to this evaluator (the module documentation
-//! of `code.rs` lists them). The walk stays the reference the closures are tested against
-//! (`compile::compile_tree_walking`).
+//! A game's expressions run as closures (`code.rs`): a compiled game meets a tree only
+//! at a [`Node::Code`] or a [`SetExpr::Code`], and reaches the walk below them
+//! (`eval_node`, `aggregate`, `leaf`) only in the reference the closures are tested
+//! against (`compile::compile_tree_walking`). What the other modules call here runs the
+//! compiled forms: a collection's elements, a set's cells, a statement list.
 //!
 //! Types were checked at load time, so every scalar is an `i64` here: booleans are 0/1,
 //! cells, players, kinds and directions are indices, and `none` is -1.
