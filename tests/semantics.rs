@@ -956,3 +956,69 @@ notation = 'o{x}'
         .sum();
     assert!(plies > 400, "{plies} plies");
 }
+
+/// The owners of a row of cells, `A`/`B` for a piece of player a/b, `.` for none.
+fn row(g: &Game, state: &rulebook::engine::state::State, cells: &[&str]) -> String {
+    cells
+        .iter()
+        .map(|&cell| {
+            let stack = &state.stacks()[g.board.find(cell).expect("a cell") as usize];
+            match stack.last().map(|p| p.owner) {
+                None => '.',
+                Some(0) => 'A',
+                Some(_) => 'B',
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn push_off_takes_the_stack_at_the_edge_off_the_board_and_push_never_does() {
+    // A row of five cells; the piece on `from` shoves the line that starts east of it
+    // one step east, then moves in. With no empty cell before the edge, `push_off`
+    // takes the last stack off the board and `push` leaves the line as it is (so `move`
+    // stacks the piece on it); with an empty cell, both fill it alike.
+    let cases = [
+        // (a's pieces, b's pieces, effect, the shove, row after, pieces left, height of d1)
+        ("c1", "d1 e1", "push_off", "c1>", "...AB", 2, 1),
+        ("c1", "d1 e1", "push", "c1>", "...AB", 3, 2),
+        ("a1", "b1 d1", "push_off", "a1>", ".ABB.", 3, 1),
+        ("a1", "b1 d1", "push", "a1>", ".ABB.", 3, 1),
+    ];
+    for (a, b, effect, shove, after, left, d1) in cases {
+        let quoted = |cells: &str| {
+            let cells: Vec<String> = cells.split(' ').map(|c| format!("{c:?}")).collect();
+            cells.join(", ")
+        };
+        let g = game(&two_players_on(
+            "files = 5\nranks = 1",
+            &format!(
+                r#"
+[[setup]]
+put = "p"
+owner = "a"
+at = [{}]
+[[setup]]
+put = "p"
+owner = "b"
+at = [{}]
+[[actions]]
+name = "shove"
+choose = ['from in cells where owner(from) == me', 'to = step(from, e)', 'where to != none && !empty(to)']
+effect = '{effect}(to, e); move(from, to)'
+notation = '{{from}}>'
+"#,
+                quoted(a),
+                quoted(b)
+            ),
+        ));
+        let cells = ["a1", "b1", "c1", "d1", "e1"];
+        let mut s = g.start();
+        crate::common::play(&g, &mut s, shove);
+        let case = format!("{effect} from {a} against {b}");
+        assert_eq!(row(&g, &s, &cells), after, "{case}");
+        let pieces: usize = s.stacks().iter().map(|st| st.len()).sum();
+        assert_eq!(pieces, left, "{case}");
+        assert_eq!(crate::common::height(&g, &s, "d1"), d1, "{case}");
+    }
+}

@@ -551,6 +551,13 @@ pub static NATIVES: &[Native] = &[
         Effect(|m, a| push::push(&mut m.edit(), a))
     ),
     native!(
+        "push_off",
+        [Cell, Dir],
+        Bool,
+        "Effect: as `push`, but where the edge comes before an empty cell, the stack at the edge leaves the board and the rest of the line shifts one step after it.",
+        Effect(|m, a| push::push_off(&mut m.edit(), a))
+    ),
+    native!(
         "place",
         [Cell, Kind],
         Bool,

@@ -1,6 +1,6 @@
 //! Push hooks: an unbroken line of occupied cells shifted one step into the first empty
-//! cell beyond it, and the test of where that cell is. Links are followed, and nothing
-//! is ever pushed off the board.
+//! cell beyond it, and the test of where that cell is. Links are followed; `push` never
+//! pushes anything off the board, `push_off` takes the stack at the edge off it.
 
 use super::{Edit, Elems};
 use crate::engine::board::{Board, CellId};
@@ -19,6 +19,22 @@ fn line_to_hole(board: &Board, state: &State, cell: i64, dir: i64) -> Elems {
         cur = board.step_value(cur, dir);
     }
     Elems::new()
+}
+
+/// The occupied cells from `cell` (included) going in `dir` up to the edge, following
+/// links; empty if an empty cell (where `push` puts the line) or a loop of links comes
+/// first.
+fn line_to_edge(board: &Board, state: &State, cell: i64, dir: i64) -> Elems {
+    let mut line = Elems::new();
+    let mut cur = cell;
+    while cur >= 0 {
+        if state.top_code(cur as CellId) == EMPTY_TOP || line.len() >= board.len() {
+            return Elems::new();
+        }
+        line.push(cur);
+        cur = board.step_value(cur, dir);
+    }
+    line
 }
 
 /// `first_empty(cell, dir)`: the empty cell a push would fill, or `none`.
@@ -48,6 +64,24 @@ pub fn push(e: &mut Edit, a: &[i64]) {
     }
     let line = line_to_hole(e.board, e.state, a[0], a[1]);
     // Farthest stack first, each into the cell after it; the last cell is the hole.
+    for pair in line.windows(2).rev() {
+        e.journal
+            .transfer(e.state, pair[0] as CellId, pair[1] as CellId, usize::MAX);
+    }
+}
+
+/// `push_off(cell, dir)`: as `push`, but where the edge comes before an empty cell, the
+/// stack at the edge leaves the board and the rest of the line shifts one step after it.
+pub fn push_off(e: &mut Edit, a: &[i64]) {
+    if a[0] < 0 || a[1] < 0 {
+        return;
+    }
+    let line = line_to_edge(e.board, e.state, a[0], a[1]);
+    let Some(&last) = line.last() else {
+        return push(e, a);
+    };
+    e.journal
+        .edit(e.state, last as CellId, |stack| stack.clear());
     for pair in line.windows(2).rev() {
         e.journal
             .transfer(e.state, pair[0] as CellId, pair[1] as CellId, usize::MAX);
