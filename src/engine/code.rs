@@ -217,16 +217,102 @@ impl<'g> Kit<'g> {
             return;
         }
         let run = self.scalar(node);
-        let original = std::mem::replace(node, Node::Const(0));
+        let mut original = std::mem::replace(node, Node::Const(0));
+        self.wrap_inside(&mut original);
         *node = Node::Code(Arc::new(Code {
             node: original,
             run,
         }));
     }
 
+    /// Wraps what an expression kept beside its closure holds: the strategies that read
+    /// its shape at run time (prechecks, overlays, a refused ply's explanation) evaluate
+    /// its parts, and these run as closures too, so no tree is ever walked. The closure
+    /// itself was made from the expression as it was.
+    fn wrap_inside(&self, node: &mut Node) {
+        match node {
+            Node::Const(_)
+            | Node::Local(_)
+            | Node::Var(_)
+            | Node::Me
+            | Node::Repetitions
+            | Node::BoardRepeated
+            | Node::Code(_) => {}
+            Node::VarAt(_, x)
+            | Node::Not(x)
+            | Node::Neg(x)
+            | Node::Owner(x)
+            | Node::Empty(x)
+            | Node::Top(x)
+            | Node::Height(x)
+            | Node::File(x)
+            | Node::Rank(x) => self.wrap(x),
+            Node::Pair(_, a, b)
+            | Node::Binary(_, a, b)
+            | Node::Count(a, b)
+            | Node::Has(a, b)
+            | Node::Step(a, b)
+            | Node::Groups(a, b)
+            | Node::Bind(_, a, b) => {
+                self.wrap(a);
+                self.wrap(b);
+            }
+            Node::If(a, b, c) => {
+                self.wrap(a);
+                self.wrap(b);
+                self.wrap(c);
+            }
+            Node::Call(_, args, _) | Node::List(args) => args.iter_mut().for_each(|a| self.wrap(a)),
+            Node::Agg(agg) => {
+                self.domain(&mut agg.domain);
+                for n in [&mut agg.filter, &mut agg.body, &mut agg.along]
+                    .into_iter()
+                    .flatten()
+                {
+                    self.wrap(n);
+                }
+            }
+        }
+    }
+
+    /// Wraps the expressions a set holds (its own closure is made from it as it was).
+    fn wrap_in_set(&self, set: &mut SetExpr) {
+        match set {
+            SetExpr::All
+            | SetExpr::Empty
+            | SetExpr::Occupied
+            | SetExpr::Holding(_)
+            | SetExpr::Test(_)
+            | SetExpr::Mask(_)
+            | SetExpr::Code(_) => {}
+            SetExpr::OwnedBy(x)
+            | SetExpr::TopKind(x)
+            | SetExpr::HeightNear(x, _)
+            | SetExpr::Single(x)
+            | SetExpr::Neighbours(x, _)
+            | SetExpr::Leaps(x, _)
+            | SetExpr::When(x) => self.wrap(x),
+            SetExpr::Adjacent(a, b)
+            | SetExpr::Group(a, b)
+            | SetExpr::Slide(a, b)
+            | SetExpr::Ray(a, b) => {
+                self.wrap(a);
+                self.wrap(b);
+            }
+            SetExpr::Near(inner, _) => self.wrap_in_set(inner),
+            SetExpr::Conj(terms) => terms.iter_mut().for_each(|(_, t)| self.wrap_in_set(t)),
+            SetExpr::Or(a, b) => {
+                self.wrap_in_set(a);
+                self.wrap_in_set(b);
+            }
+        }
+    }
+
     pub fn wrap_set(&self, set: &mut SetExpr) {
         if !matches!(set, SetExpr::Code(_)) {
-            *set = SetExpr::Code(Arc::new(set_code(set, self)));
+            let mut code = set_code(set, self);
+            self.wrap_in_set(&mut code.set);
+            *set = SetExpr::Code(Arc::new(code));
         }
     }
 
