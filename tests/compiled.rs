@@ -52,7 +52,7 @@ fn both(path: &str, params: &[(&str, &str)]) -> (Game, Game) {
         .map(|(n, v)| (n.to_string(), v.to_string()))
         .collect();
     let compiled = compile::compile(&source, &params).unwrap_or_else(|d| panic!("{d}"));
-    let walked = compile::compile_tree_walking(&source, &params).unwrap_or_else(|d| panic!("{d}"));
+    let walked = crate::walk::compile(&source, &params).unwrap_or_else(|d| panic!("{d}"));
     (compiled, walked)
 }
 

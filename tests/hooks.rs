@@ -195,7 +195,7 @@ fn group_board(
 }
 
 /// How a test compiles a game: with closures ([`compile::compile`]) or as trees
-/// ([`compile::compile_tree_walking`]).
+/// (`crate::walk::compile`, the tree walk).
 type Compile = fn(&spec::Source, &[(String, String)]) -> Result<Game, Box<spec::diag::Diagnostic>>;
 
 /// An action that any cell satisfies: what the group tests need to compile a game.
@@ -533,7 +533,7 @@ notation = 'theirs {{x}}'
             return Ok(());
         };
         // The tree-walking reference works the same sets out its own way.
-        let (walked, _) = board_with_actions(files, ranks, &shape, links, &cells, &actions, compile::compile_tree_walking)
+        let (walked, _) = board_with_actions(files, ranks, &shape, links, &cells, &actions, crate::walk::compile)
             .expect("the same board");
         let top = |cell: usize| s.stacks()[cell].last().copied();
         let next_to = |x: usize, want: &dyn Fn(Piece) -> bool| {

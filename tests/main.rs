@@ -48,3 +48,4 @@ mod traces_vlkno_sight;
 mod transcripts;
 mod vars;
 mod vlkno;
+mod walk;

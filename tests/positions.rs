@@ -172,8 +172,8 @@ fn play_out(g: &Game, what: &str) {
 /// positions, and every game ends.
 fn play_out_both(source: &spec::Source, what: &str) {
     let g = compile::compile(source, &[]).unwrap_or_else(|d| panic!("{what}: refused\n{d}"));
-    let walked = compile::compile_tree_walking(source, &[])
-        .unwrap_or_else(|d| panic!("{what}: refused\n{d}"));
+    let walked =
+        crate::walk::compile(source, &[]).unwrap_or_else(|d| panic!("{what}: refused\n{d}"));
     play_out_with(&g, Some(&walked), what)
 }
 

@@ -740,7 +740,7 @@ fn both_ways_with_heights(
     let source = spec::parse("test.toml", text.to_string()).unwrap_or_else(|d| panic!("{d}"));
     [
         compile::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}")),
-        compile::compile_tree_walking(&source, &[]).unwrap_or_else(|d| panic!("{d}")),
+        crate::walk::compile(&source, &[]).unwrap_or_else(|d| panic!("{d}")),
     ]
     .into_iter()
     .map(|g| {

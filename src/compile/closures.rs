@@ -1,9 +1,9 @@
-//! The pass that compiles every expression a game evaluates to closures
-//! (`engine::code`), in place: the last rewrite of the program before the chains are
-//! made.
+//! The pass that makes every expression, set and statement a game runs into code
+//! (`engine::lowering`), in place: the last rewrite of the program, then the chains are
+//! made. The product's code is closures (`engine::code`).
 //!
-//! Applies: to every game compiled with closures (the default); the tree-walking
-//! reference (`compile::compile_tree_walking`) skips it.
+//! Applies: to every game; the reference (`compile::compile_reference`) lowers with the
+//! test suite's tree walk instead, and reads no head from the position's sets.
 //! Guarantees: every expression gives what its tree gives, in every position.
 //! Proved by: `compiled::compiled_expressions_play_every_game_as_the_tree_walker_does` and
 //! `compiled::compiled_expressions_agree_on_long_games` (every game of the library, both
@@ -11,11 +11,12 @@
 
 use crate::engine::code::Kit;
 use crate::engine::game::Game;
+use crate::engine::lowering::Lowering;
 use crate::engine::program::{Choice, EndResult, Node};
 use crate::lang::ast::AggOp;
 
-/// Compiles every expression the game evaluates, in place. Called once, after the
-/// optimiser, by `compile::compile`.
+/// Compiles every expression the game evaluates to closures, in place, then the chains.
+/// Called once, after the optimiser, by `compile::compile`.
 pub fn compile_game(game: &mut Game) {
     let board = game.board.clone();
     let layout = game.initial.clone();
@@ -24,6 +25,19 @@ pub fn compile_game(game: &mut Game) {
         action.kept_head = (action.shape.pair)
             .zip(action.parts.first())
             .and_then(|(shape, part)| k.kept_head(shape, part));
+    }
+    lower_game(game, &k);
+    for action in &mut game.actions {
+        action.compile_chains(true, &k);
+    }
+}
+
+/// Makes every expression, set and statement the game runs into code by `k`, in place
+/// (the statements when the chains are made, by [`Action::compile_chains`]).
+///
+/// [`Action::compile_chains`]: crate::engine::action::Action::compile_chains
+pub fn lower_game(game: &mut Game, k: &dyn Lowering) {
+    for action in &mut game.actions {
         if let Some(overlay) = &mut action.overlay {
             overlay.sets_mut().for_each(|set| k.wrap_set(set));
             overlay.nodes_mut().for_each(|node| k.wrap(node));
@@ -86,10 +100,13 @@ pub fn compile_game(game: &mut Game) {
         // A sorted list is read by `eval_list` through its shape: its parts are compiled,
         // not the list itself.
         match &mut score.node {
-            Node::Agg(agg) if matches!(agg.op, AggOp::SortDesc | AggOp::SortAsc) => {
-                **agg = k.aggregate(agg)
-            }
+            node @ Node::Agg(_) if is_sorted(node) => k.wrap_inside(node),
             node => k.wrap(node),
         }
     }
+}
+
+/// Whether an expression is a sorted list (which only `eval_list` reads).
+fn is_sorted(node: &Node) -> bool {
+    matches!(node, Node::Agg(agg) if matches!(agg.op, AggOp::SortDesc | AggOp::SortAsc))
 }

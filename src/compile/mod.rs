@@ -26,6 +26,7 @@ use crate::engine::action::{Action, PartCode};
 use crate::engine::board::{self, Board, DIRECTION_SETS, DIRECTIONS, MAX_SIDE};
 use crate::engine::check_before::CheckBefore;
 use crate::engine::game::{Draw, Game, KindInfo, ParamValue, Per, PieceShape, VarInfo};
+use crate::engine::lowering::Lowering;
 use crate::engine::natives;
 use crate::engine::overlay::Overlay;
 use crate::engine::precheck::Precheck;
@@ -134,28 +135,37 @@ pub const MOST_EVAL_CUTOFF: u32 = 1_000_000;
 pub fn compile(src: &Source, overrides: &[(String, String)]) -> Result<Game, Box<Diagnostic>> {
     Compiler {
         src,
-        closures: true,
+        reference: None,
     }
     .run(overrides)
 }
 
-/// Compiles a game file as [`compile`] does but leaves every expression a tree, evaluated
-/// by walking it: the reference that the closures of `engine::code` are tested against.
-pub fn compile_tree_walking(
+/// Makes the code of a game's expressions, sets and statements in a reference build
+/// (see [`compile_reference`]).
+pub type MakeLowering = dyn Fn(&Game) -> Box<dyn Lowering>;
+
+/// Compiles a game file as [`compile`] does, but with every expression, set and
+/// statement made into code by `lowering` (the test suite's tree walk) instead of the
+/// closures of `engine::code`, and with no strategy that reads an expression's shape to
+/// skip work (steps kept as written, every check asked after its move, no head read
+/// from the position's sets): the reference the product is proved equal to.
+pub fn compile_reference(
     src: &Source,
     overrides: &[(String, String)],
+    lowering: &MakeLowering,
 ) -> Result<Game, Box<Diagnostic>> {
     Compiler {
         src,
-        closures: false,
+        reference: Some(lowering),
     }
     .run(overrides)
 }
 
 struct Compiler<'s> {
     src: &'s Source,
-    /// Whether expressions are compiled to closures (see `engine::code`).
-    closures: bool,
+    /// The reference's code, where this is the reference build (see
+    /// [`compile_reference`]); the closures of `engine::code` otherwise.
+    reference: Option<&'s MakeLowering>,
 }
 
 /// Constant names: parameters, and `file`/`rank` where a cell is being described.
@@ -546,8 +556,9 @@ impl Compiler<'_> {
             draw: Draw::Auto,
             routes: OnceLock::new(),
         };
-        // The tree-walking reference keeps steps as the file writes them.
-        sets::optimise(&mut game, self.closures);
+        // The reference keeps steps as the file writes them.
+        let closures = self.reference.is_none();
+        sets::optimise(&mut game, closures);
         let shapes: Vec<HeadShape> = (game.actions.iter())
             .map(|action| HeadShape::of(&action.parts, |d| game.fixed_slots(d)))
             .collect();
@@ -556,22 +567,24 @@ impl Compiler<'_> {
             action.shape = shape;
             action.precheck = Precheck::of(&action.parts);
             action.overlay = Overlay::of(&action.parts, action.tail_bound(2), heights);
-            // The tree-walking reference asks every check after its move, as written.
+            // The reference asks every check after its move, as written.
             let frame = &mut action.frame;
             action.compiled = (action.parts.iter())
                 .map(|part| PartCode {
-                    before: (self.closures)
-                        .then(|| CheckBefore::of(part, frame))
-                        .flatten(),
+                    before: closures.then(|| CheckBefore::of(part, frame)).flatten(),
                     ..PartCode::default()
                 })
                 .collect();
         }
-        if self.closures {
-            closures::compile_game(&mut game);
-        }
-        for action in &mut game.actions {
-            action.compile_chains(self.closures);
+        match self.reference {
+            None => closures::compile_game(&mut game),
+            Some(make) => {
+                let lowering = make(&game);
+                closures::lower_game(&mut game, &*lowering);
+                for action in &mut game.actions {
+                    action.compile_chains(false, &*lowering);
+                }
+            }
         }
         // The first player is subject to the stuck rule like any other.
         let mut initial = game.initial.clone();

@@ -16,7 +16,7 @@
 //!
 //! Applies: at load, to every collection with a filter, before the closures are made;
 //! a choice of directions followed by a step is folded only when the game is compiled
-//! with closures (the tree-walking reference keeps steps as written).
+//! with closures (the reference, `compile::compile_reference`, keeps steps as written).
 //! Guarantees: the same elements, in the same order, as testing the filter element by
 //! element.
 //! Proved by: `semantics::filters_on_owners_and_empty_cells_keep_their_meaning_when_read_from_cell_sets`

@@ -12,6 +12,7 @@ use super::check_before::CheckBefore;
 use super::effect::Effect;
 use super::eval::eval;
 use super::kept::KeptHead;
+use super::lowering::Lowering;
 use super::natives::Mut;
 use super::overlay::Overlay;
 use super::precheck::Precheck;
@@ -81,10 +82,10 @@ impl Action {
     }
 
     /// Compiles the choices of every part to chains (and the head's) and the effects
-    /// (to closures, or with `closures` false to the walk of their statements), beside
+    /// (by `lower`: to closures, or by the test suite's reference walk), beside
     /// the checks decided before the effects already in [`Action::compiled`]: the last
     /// step of compiling a game, after every pass that rewrites an expression.
-    pub fn compile_chains(&mut self, closures: bool) {
+    pub fn compile_chains(&mut self, closures: bool, lower: &dyn Lowering) {
         // Only a head's first part is played to list the next (a head has at most two
         // parts), so only the first part's chains may gather.
         let gather = self.parts.first().is_some_and(Part::moves_onto_last);
@@ -92,7 +93,7 @@ impl Action {
             .resize_with(self.parts.len(), PartCode::default);
         for (i, (part, code)) in self.parts.iter_mut().zip(&mut self.compiled).enumerate() {
             code.chain = Arc::new(Chain::new(&part.choices, 0, closures, gather && i == 0));
-            code.play = Arc::new(Effect::new(&part.effect, closures));
+            code.play = Arc::new(lower.effect(&part.effect));
             code.check = part.check.clone();
             part.ins = part
                 .choices
@@ -134,7 +135,7 @@ impl Default for PartCode {
     fn default() -> PartCode {
         PartCode {
             chain: Arc::new(Chain::new(&[], 0, false, false)),
-            play: Arc::new(Effect::new(&[], false)),
+            play: Arc::new(Effect::new(&[])),
             check: None,
             before: None,
         }

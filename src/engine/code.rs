@@ -4,9 +4,10 @@
 //! Applies: to every expression a game evaluates, after the optimiser: every node and
 //! every set has its closure, so a compiled game never walks a tree (aggregates over any
 //! collection share one fold, `fold`, over the elements a `Walk` hands it).
-//! Guarantees: every value the tree walk gives.
+//! Guarantees: every value the tree walk of the test suite (`tests/walk.rs`) gives.
 //! Proved by: `compiled::compiled_expressions_play_every_game_as_the_tree_walker_does`,
-//! `compiled::compiled_expressions_agree_on_long_games`.
+//! `compiled::compiled_expressions_agree_on_long_games`, and the generated expressions and
+//! actions of `positions` and `semantics`, each played both ways.
 //! More: docs/engine.md, "Closures".
 
 use std::sync::Arc;
@@ -15,13 +16,15 @@ use crate::lang::ast::{AggOp, BinOp};
 
 use super::board::{Board, CellId};
 use super::cellset::{self, WORDS};
+use super::effect::Effect;
 use super::eval;
 use super::hooks::groups;
 use super::kept::{Kept, KeptHead, Reach, flip};
+use super::lowering::{Lowering, read_at_once};
 use super::natives::{Ctx, Elems, count_kind, empty_of, height_of, owner_of, top_of};
 use super::program::{
-    Aggregate, Cells, Choice, Code, Domain, MakeCells, Node, Op, Part, Scalar, SetCode, SetExpr,
-    directions_args,
+    Aggregate, Arg, Cells, Choice, Code, Domain, MakeCells, Node, Op, Part, Scalar, SetCode,
+    SetExpr, directions_args,
 };
 use super::shape::PairShape;
 use super::state::{NEUTRAL, NONE, State};
@@ -205,179 +208,6 @@ impl<'g> Kit<'g> {
             reach,
             target,
         })
-    }
-
-    /// Replaces an expression by its compiled form (names and constants, which `eval`
-    /// reads at once, stay as they are).
-    pub fn wrap(&self, node: &mut Node) {
-        if matches!(
-            node,
-            Node::Const(_) | Node::Local(_) | Node::Me | Node::Var(_) | Node::Code(_)
-        ) {
-            return;
-        }
-        let run = self.scalar(node);
-        let mut original = std::mem::replace(node, Node::Const(0));
-        self.wrap_inside(&mut original);
-        *node = Node::Code(Arc::new(Code {
-            node: original,
-            run,
-        }));
-    }
-
-    /// Wraps what an expression kept beside its closure holds: the strategies that read
-    /// its shape at run time (prechecks, overlays, a refused ply's explanation) evaluate
-    /// its parts, and these run as closures too, so no tree is ever walked. The closure
-    /// itself was made from the expression as it was.
-    fn wrap_inside(&self, node: &mut Node) {
-        match node {
-            Node::Const(_)
-            | Node::Local(_)
-            | Node::Var(_)
-            | Node::Me
-            | Node::Repetitions
-            | Node::BoardRepeated
-            | Node::Code(_) => {}
-            Node::VarAt(_, x)
-            | Node::Not(x)
-            | Node::Neg(x)
-            | Node::Owner(x)
-            | Node::Empty(x)
-            | Node::Top(x)
-            | Node::Height(x)
-            | Node::File(x)
-            | Node::Rank(x) => self.wrap(x),
-            Node::Pair(_, a, b)
-            | Node::Binary(_, a, b)
-            | Node::Count(a, b)
-            | Node::Has(a, b)
-            | Node::Step(a, b)
-            | Node::Groups(a, b)
-            | Node::Bind(_, a, b) => {
-                self.wrap(a);
-                self.wrap(b);
-            }
-            Node::If(a, b, c) => {
-                self.wrap(a);
-                self.wrap(b);
-                self.wrap(c);
-            }
-            Node::Call(_, args, _) | Node::List(args) => args.iter_mut().for_each(|a| self.wrap(a)),
-            Node::Agg(agg) => {
-                self.domain(&mut agg.domain);
-                for n in [&mut agg.filter, &mut agg.body, &mut agg.along]
-                    .into_iter()
-                    .flatten()
-                {
-                    self.wrap(n);
-                }
-            }
-        }
-    }
-
-    /// Wraps the expressions a set holds (its own closure is made from it as it was).
-    fn wrap_in_set(&self, set: &mut SetExpr) {
-        match set {
-            SetExpr::All
-            | SetExpr::Empty
-            | SetExpr::Occupied
-            | SetExpr::Holding(_)
-            | SetExpr::Test(_)
-            | SetExpr::Mask(_)
-            | SetExpr::Code(_) => {}
-            SetExpr::OwnedBy(x)
-            | SetExpr::TopKind(x)
-            | SetExpr::HeightNear(x, _)
-            | SetExpr::Single(x)
-            | SetExpr::Neighbours(x, _)
-            | SetExpr::Leaps(x, _)
-            | SetExpr::When(x) => self.wrap(x),
-            SetExpr::Adjacent(a, b)
-            | SetExpr::Group(a, b)
-            | SetExpr::Slide(a, b)
-            | SetExpr::Ray(a, b) => {
-                self.wrap(a);
-                self.wrap(b);
-            }
-            SetExpr::Near(inner, _) => self.wrap_in_set(inner),
-            SetExpr::Conj(terms) => terms.iter_mut().for_each(|(_, t)| self.wrap_in_set(t)),
-            SetExpr::Or(a, b) => {
-                self.wrap_in_set(a);
-                self.wrap_in_set(b);
-            }
-        }
-    }
-
-    pub fn wrap_set(&self, set: &mut SetExpr) {
-        if !matches!(set, SetExpr::Code(_)) {
-            let mut code = set_code(set, self);
-            self.wrap_in_set(&mut code.set);
-            *set = SetExpr::Code(Arc::new(code));
-        }
-    }
-
-    pub fn domain(&self, d: &mut Domain) {
-        match d {
-            Domain::Cells(set) => self.wrap_set(set),
-            Domain::Steps { cell, dirs, target } => {
-                self.wrap(cell);
-                self.wrap(dirs);
-                self.wrap_set(target);
-            }
-            Domain::Native(_, args) | Domain::List(args) => {
-                for a in args.iter_mut() {
-                    self.wrap(a);
-                }
-            }
-        }
-    }
-
-    pub fn ops(&self, ops: &mut [Op]) {
-        for op in ops {
-            match op {
-                Op::If(cond, t, f) => {
-                    self.wrap(cond);
-                    self.ops(t);
-                    self.ops(f);
-                }
-                Op::For {
-                    domain,
-                    filter,
-                    body,
-                    ..
-                } => {
-                    self.domain(domain);
-                    if let Some(f) = filter {
-                        self.wrap(f);
-                    }
-                    self.ops(body);
-                }
-                Op::Let(_, n) | Op::SetVar(_, n) => self.wrap(n),
-                Op::SetVarAt(_, p, n) => {
-                    self.wrap(p);
-                    self.wrap(n);
-                }
-                Op::Effect(_, args, _) => {
-                    for a in args.iter_mut() {
-                        self.wrap(a);
-                    }
-                }
-            }
-        }
-    }
-
-    /// A sorted list's aggregate with its collection, filter and body compiled (the list
-    /// itself is made by `eval::eval_list`).
-    pub fn aggregate(&self, agg: &Aggregate) -> Aggregate {
-        let mut agg = agg.clone();
-        self.domain(&mut agg.domain);
-        if let Some(f) = &mut agg.filter {
-            self.wrap(f);
-        }
-        if let Some(b) = &mut agg.body {
-            self.wrap(b);
-        }
-        agg
     }
 
     /// The closure that writes out the elements of a collection, in its order.
@@ -774,6 +604,35 @@ impl<'g> Kit<'g> {
                 })
             }
         }
+    }
+}
+
+impl Lowering for Kit<'_> {
+    /// Replaces an expression by its closure, and wraps what it keeps beside it: the
+    /// closure itself is made from the expression as it was.
+    fn wrap(&self, node: &mut Node) {
+        if read_at_once(node) {
+            return;
+        }
+        let run = self.scalar(node);
+        let mut original = std::mem::replace(node, Node::Const(0));
+        self.wrap_inside(&mut original);
+        *node = Node::Code(Arc::new(Code {
+            node: original,
+            run,
+        }));
+    }
+
+    fn wrap_set(&self, set: &mut SetExpr) {
+        if !matches!(set, SetExpr::Code(_)) {
+            let mut code = set_code(set, self);
+            self.wrap_in_set(&mut code.set);
+            *set = SetExpr::Code(Arc::new(code));
+        }
+    }
+
+    fn effect(&self, ops: &[Op]) -> Effect {
+        Effect::new(ops)
     }
 }
 
@@ -1401,34 +1260,4 @@ where
         x if x >= 0 => f(c, x as CellId),
         _ => [0; W],
     })
-}
-
-/// An argument that is read without evaluating anything: a local slot (a name chosen
-/// or worked out before), a constant, or the player to move. Native calls and native
-/// effects read such arguments where they are, not each through a closure.
-#[derive(Clone, Copy)]
-pub(super) enum Arg {
-    Local(usize),
-    Const(i64),
-    Me,
-}
-
-impl Arg {
-    pub(super) fn of(node: &Node) -> Option<Arg> {
-        match *node {
-            Node::Local(i) => Some(Arg::Local(i as usize)),
-            Node::Const(v) => Some(Arg::Const(v)),
-            Node::Me => Some(Arg::Me),
-            _ => None,
-        }
-    }
-
-    #[inline(always)]
-    pub(super) fn get(self, me: u8, locals: &[i64]) -> i64 {
-        match self {
-            Arg::Local(i) => locals[i],
-            Arg::Const(v) => v,
-            Arg::Me => me as i64,
-        }
-    }
 }

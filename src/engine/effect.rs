@@ -1,5 +1,6 @@
 //! A part's effect compiled to closures: what plies play instead of matching on each
-//! statement (`eval::exec`, the reference it is tested against through every game).
+//! statement (the test suite's statement walk is the reference it is proved equal to,
+//! through every game).
 //!
 //! Each statement's code is picked once, at load. A native effect whose arguments are
 //! names or constants (`move(from, to)`, `place(at, man, me)`) reads them straight from
@@ -7,12 +8,13 @@
 
 use std::fmt;
 
-use super::code::Arg;
-use super::eval::{call_effect, eval, exec, for_each};
+use super::eval::{call_effect, eval, for_each};
 use super::natives::{EffectFn, Mut};
-use super::program::{Node, Op};
+use super::program::{Arg, Node, Op};
 
-type Run = Box<dyn Fn(&mut Mut, &mut [i64]) + Send + Sync>;
+/// What an effect runs: the statements against the position (through its journal) and
+/// the local slots.
+pub type Run = Box<dyn Fn(&mut Mut, &mut [i64]) + Send + Sync>;
 
 /// An effect, compiled.
 pub struct Effect {
@@ -26,16 +28,15 @@ impl fmt::Debug for Effect {
 }
 
 impl Effect {
-    /// Compiles a list of statements; with `closures` false, the effect walks them as
-    /// `eval::exec` does (the reference that the game compiled without closures keeps).
-    pub fn new(ops: &[Op], closures: bool) -> Effect {
-        if closures {
-            return Effect { run: block(ops) };
-        }
-        let ops = ops.to_vec();
-        Effect {
-            run: Box::new(move |m, l| exec(&ops, m, l)),
-        }
+    /// Compiles a list of statements (whose expressions are compiled already).
+    pub fn new(ops: &[Op]) -> Effect {
+        Effect { run: block(ops) }
+    }
+
+    /// An effect that runs `run`: how another evaluator (the test suite's reference)
+    /// plays statements.
+    pub fn from_run(run: Run) -> Effect {
+        Effect { run }
     }
 
     /// Plays the effect on the position, through its journal.

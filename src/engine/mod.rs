@@ -15,6 +15,7 @@ pub mod game;
 pub mod generate;
 pub mod hooks;
 pub mod kept;
+pub mod lowering;
 pub mod natives;
 pub mod overlay;
 pub mod piece;

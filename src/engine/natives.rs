@@ -622,7 +622,7 @@ fn top<'a>(c: &'a Ctx, cell: i64) -> Option<&'a Piece> {
 
 /// `step(cell, dir)`: see [`Board::step_value`].
 #[inline]
-pub(crate) fn step(c: &Ctx, cell: i64, dir: i64) -> i64 {
+pub fn step(c: &Ctx, cell: i64, dir: i64) -> i64 {
     c.board.step_value(cell, dir)
 }
 

@@ -892,3 +892,33 @@ mod tests {
         assert!(!SetExpr::OwnedBy(Box::new(Node::Local(0))).of_tops());
     }
 }
+
+/// An argument that is read without evaluating anything: a local slot (a name chosen
+/// or worked out before), a constant, or the player to move. Native calls and native
+/// effects read such arguments where they are, not each through a closure.
+#[derive(Clone, Copy)]
+pub enum Arg {
+    Local(usize),
+    Const(i64),
+    Me,
+}
+
+impl Arg {
+    pub fn of(node: &Node) -> Option<Arg> {
+        match *node {
+            Node::Local(i) => Some(Arg::Local(i as usize)),
+            Node::Const(v) => Some(Arg::Const(v)),
+            Node::Me => Some(Arg::Me),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    pub fn get(self, me: u8, locals: &[i64]) -> i64 {
+        match self {
+            Arg::Local(i) => locals[i],
+            Arg::Const(v) => v,
+            Arg::Me => me as i64,
+        }
+    }
+}
