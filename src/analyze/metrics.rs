@@ -398,3 +398,29 @@ mod tests {
         assert!(bins.iter().all(|b| b.to - b.from + 1 == 2));
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::histogram;
+
+    proptest! {
+        #[test]
+        fn a_histogram_covers_every_length_once_in_at_most_20_equal_bins(
+            mut lengths in proptest::collection::vec(0u32..5000, 1..300)
+        ) {
+            lengths.sort_unstable();
+            let bins = histogram(&lengths);
+            prop_assert!(bins.len() <= 21);
+            prop_assert_eq!(bins.iter().map(|b| b.games).sum::<u64>(), lengths.len() as u64);
+            let width = bins[0].to - bins[0].from + 1;
+            for pair in bins.windows(2) {
+                prop_assert_eq!(pair[1].from, pair[0].to + 1);
+                prop_assert_eq!(pair[1].to - pair[1].from + 1, width);
+            }
+            prop_assert!(bins[0].from <= lengths[0]);
+            prop_assert!(bins[bins.len() - 1].to >= lengths[lengths.len() - 1]);
+        }
+    }
+}
