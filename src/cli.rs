@@ -1,5 +1,5 @@
 //! The command line: argument parsing and the commands `check`, `moves`, `perft`,
-//! `selfplay`, `match`, `merge`, `bench`, `replay` and `play`.
+//! `selfplay`, `match`, `merge`, `analyze`, `bench`, `replay` and `play`.
 //!
 //! Each command returns a `Result`; `main` turns errors into a message on stderr and exit
 //! code 1, and treats a closed output pipe as success.
@@ -198,10 +198,10 @@ enum Command {
         /// Worker threads, from 1 to 256 (default: one per core).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=tournament::MOST_JOBS as u64))]
         jobs: Option<u64>,
-        /// Ends a game as a draw after this many plies when its file sets no cap, from 1
-        /// to 100,000.
-        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=compile::MOST_PLIES as i64))]
-        max_plies: u32,
+        /// Ends a game as a draw after this many plies (overrides the file's cap), from 1
+        /// to 100,000: such games count as ended by the cap, not decisive.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=compile::MOST_PLIES as i64))]
+        max_plies: Option<u32>,
         /// Measures skill depth too, with this many games on each rung of the ladder
         /// random < greedy < mcts:iters=100 < mcts:iters=1000 (0 to 10,000; costly).
         #[arg(long, value_name = "GAMES", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=10_000))]
@@ -853,12 +853,12 @@ fn analyze_outputs(
 const MOST_COLUMNS: usize = 32;
 
 /// `analyze`'s columns: GAME once, or once per value of `--sweep`, or GAME and then each
-/// variant; a file without a ply cap gets `max_plies`.
+/// variant; `max_plies`, when given, replaces each one's ply cap.
 fn analyze_columns(
     game: &GameArgs,
     sweep: Option<&str>,
     variants: &[String],
-    max_plies: u32,
+    max_plies: Option<u32>,
 ) -> Result<Vec<analyze::Column>, Failure> {
     let column = |label: String, file: &str, params: &[String]| {
         let args = GameArgsRef {
@@ -867,8 +867,8 @@ fn analyze_columns(
             position: game.position.as_deref(),
         };
         let mut g = load_game(&args)?;
-        if g.max_plies.is_none() {
-            g.max_plies = Some(max_plies);
+        if max_plies.is_some() {
+            g.max_plies = max_plies;
         }
         let source = spec::load(file).map_err(|d| Failure(d.to_string()))?;
         Ok::<_, Failure>(analyze::Column {

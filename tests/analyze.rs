@@ -262,3 +262,25 @@ fn bad_arguments_are_refused_with_a_message() {
         "games/bounce.toml",
     );
 }
+
+#[test]
+fn games_cut_by_the_ply_cap_are_draws_not_decisive() {
+    let (table, json) = analyze(&[
+        "games/bounce.toml",
+        "--param",
+        "size=10",
+        "--max-plies",
+        "10",
+        "--games",
+        "20",
+    ]);
+    let column = &json["columns"][0];
+    assert_eq!(num(&column["capped"]), 20.0);
+    assert_eq!(num(&column["decisive"]["rate"]), 0.0);
+    assert_eq!(num(&column["draws"]["rate"]), 1.0);
+    assert_eq!(num(&column["length_max"]), 10.0);
+    assert!(
+        table.contains("end at line 76: groups(me) == 1         DEAD"),
+        "{table}"
+    );
+}
