@@ -184,7 +184,7 @@ enum Command {
         /// (one spec plays every seat).
         #[arg(long, value_name = "SPEC,SPEC,...", default_value = "random")]
         bots: String,
-        /// Games per column, from 1 to 1,000,000 (with --seconds, the most).
+        /// Games per column, from 1 to 100,000 (with --seconds, the most).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=analyze::MOST_GAMES as u64))]
         games: Option<u64>,
         /// Plays each column for about this many seconds instead of a number of games

@@ -253,6 +253,13 @@ fn bad_arguments_are_refused_with_a_message() {
         "unknown bot `wizard`",
     );
     refused(&["games/bounce.toml", "--seconds", "0"], "leaves no time");
+    refused(&["games/bounce.toml", "--games", "100001"], "100001");
+    let sizes: Vec<String> = (0..33).map(|i| (4 + 2 * i).to_string()).collect();
+    let sweep = format!("size={}", sizes.join(","));
+    refused(
+        &["games/bounce.toml", "--sweep", &sweep],
+        "at most 32 values",
+    );
     refused(
         &["games/bounce.toml", "--variant", "games/bounce.toml"],
         "analysed twice",

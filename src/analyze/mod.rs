@@ -30,8 +30,9 @@ use crate::tournament::game_seed;
 use metrics::{Metrics, RuleNames};
 use stats::{ALPHA, two_proportions, welch};
 
-/// The most games a column may ask for.
-pub const MOST_GAMES: usize = 1_000_000;
+/// The most games a column may ask for: each game's record is kept until its column
+/// is summed up (a few hundred bytes to a few kilobytes), so memory stays bounded.
+pub const MOST_GAMES: usize = 100_000;
 
 /// One column of the analysis: a game compiled with one set of parameters.
 pub struct Column {
