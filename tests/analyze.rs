@@ -7,10 +7,11 @@
 //! of games would; the table of a small seeded run is a snapshot; the HTML page shows
 //! its plots in headless Chromium; bad arguments are refused with a message.
 
+use rulebook::engine::flow::EndCause;
 use serde_json::Value;
 
 use crate::common::browser::{dump_dom, tags_of_class};
-use crate::common::{Scratch, rulebook, stderr, stdout};
+use crate::common::{Scratch, game, play, rulebook, stderr, stdout, terminal};
 
 /// Runs `rulebook analyze ARGS --json FILE` from the repository root; the table and the
 /// JSON.
@@ -290,4 +291,50 @@ fn games_cut_by_the_ply_cap_are_draws_not_decisive() {
         table.contains("end at line 76: groups(me) == 1         DEAD"),
         "{table}"
     );
+}
+
+#[test]
+fn a_bar_of_games_shows_on_a_terminal_and_nothing_on_a_pipe() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = terminal(
+        dir,
+        "xterm",
+        "analyze games/bounce.toml --sweep size=4,6 --games 40",
+    )
+    .output()
+    .expect("`script` (util-linux) runs the program on a terminal: install it");
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("/80 games"), "{text:?}");
+    let piped = rulebook()
+        .args(["analyze", "games/bounce.toml", "--games", "10"])
+        .output()
+        .unwrap();
+    assert!(piped.status.success());
+    assert_eq!(stderr(&piped), "");
+}
+
+#[test]
+fn the_rule_that_ended_a_game_is_read_from_its_last_position() {
+    let g = game("tictactoe", &[]);
+    let mut won = g.start();
+    play(&g, &mut won, "a1; b1; a2; b2; a3");
+    assert_eq!(g.end_cause(&won, 0), Some(EndCause::End(0)));
+    let mut drawn = g.start();
+    play(&g, &mut drawn, "b2; a1; c1; a3; a2; c2; b1; b3; c3");
+    assert_eq!(g.end_cause(&drawn, 0), Some(EndCause::End(1)));
+    assert_eq!(g.end_cause(&g.start(), 0), None);
+    // Chess: a mate is the first stuck rule, a stalemate the second.
+    let chess = game("chess", &[]);
+    let mut mate = chess.start();
+    play(&chess, &mut mate, "f2-f3; e7-e5; g2-g4; Qd8-h4#");
+    assert_eq!(chess.end_cause(&mate, 1), Some(EndCause::Stuck(0)));
+    let mut capped = game("bounce", &[]);
+    capped.max_plies = Some(3);
+    let mut state = capped.start();
+    for _ in 0..3 {
+        let ply = capped.legal_plies(&state)[0].clone();
+        capped.play(&mut state, &ply);
+    }
+    assert_eq!(capped.end_cause(&state, 0), Some(EndCause::Cap));
 }
