@@ -1,5 +1,5 @@
 //! The command line: argument parsing and the commands `check`, `moves`, `perft`,
-//! `selfplay`, `match`, `merge`, `bench`, `replay` and `play`.
+//! `selfplay`, `match`, `merge`, `analyze`, `bench`, `replay` and `play`.
 //!
 //! Each command returns a `Result`; `main` turns errors into a message on stderr and exit
 //! code 1, and treats a closed output pipe as success.
@@ -13,6 +13,7 @@ use clap::{Parser, Subcommand};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
+use crate::analyze;
 use crate::bench;
 use crate::bots::mcts::MAX_THREADS;
 use crate::bots::{self, Bot};
@@ -166,6 +167,51 @@ enum Command {
         /// that `merge` adds the shards' JSON up to the whole match's.
         #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
         shard: Option<Shard>,
+    },
+    /// Measures a game over many seeded bot games, as a designer asks: fairness by seat,
+    /// draws, length, branching, forced plies, lead changes, stalls, rules never used;
+    /// one column per value of --sweep or per --variant, significant differences marked.
+    Analyze {
+        #[command(flatten)]
+        game: GameArgs,
+        /// One column per value of a parameter, e.g. --sweep size=4,6,8,10.
+        #[arg(long, value_name = "NAME=V1,V2,...", conflicts_with = "variants")]
+        sweep: Option<String>,
+        /// An edited copy of the game file, analysed as a column after GAME's (repeatable).
+        #[arg(long = "variant", value_name = "FILE")]
+        variants: Vec<String>,
+        /// Bot specs, comma-separated, seats rotated from game to game as in `match`
+        /// (one spec plays every seat).
+        #[arg(long, value_name = "SPEC,SPEC,...", default_value = "random")]
+        bots: String,
+        /// Games per column, from 1 to 100,000 (with --seconds, the most).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=analyze::MOST_GAMES as u64))]
+        games: Option<u64>,
+        /// Plays each column for about this many seconds instead of a number of games
+        /// (more than 0, at most 86,400): the first N games of the seed, N as the time allows.
+        #[arg(long)]
+        seconds: Option<f64>,
+        /// Seeds every game (each gets its own seed from it): the same seed gives the same
+        /// numbers, whatever --jobs.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Worker threads, from 1 to 256 (default: one per core).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=tournament::MOST_JOBS as u64))]
+        jobs: Option<u64>,
+        /// Ends a game as a draw after this many plies (overrides the file's cap), from 1
+        /// to 100,000: such games count as ended by the cap, not decisive.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=compile::MOST_PLIES as i64))]
+        max_plies: Option<u32>,
+        /// Measures skill depth too, with this many games on each rung of the ladder
+        /// random < greedy < mcts:iters=100 < mcts:iters=1000 (0 to 10,000; costly).
+        #[arg(long, value_name = "GAMES", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+        skill: u64,
+        /// Also writes the analysis as JSON to this file.
+        #[arg(long, value_name = "FILE")]
+        json: Option<String>,
+        /// Also writes a self-contained HTML page of the plots to this file.
+        #[arg(long, value_name = "FILE")]
+        html: Option<String>,
     },
     /// Adds up the JSON of a match's shards (`match --shard K/N --json FILE`) and prints
     /// the table the whole match prints.
@@ -383,6 +429,7 @@ impl Command {
             | Command::Perft { game, .. }
             | Command::Selfplay { game, .. }
             | Command::Match { game, .. }
+            | Command::Analyze { game, .. }
             | Command::Bench { game, .. }
             | Command::Play { game, .. } => Some(game),
             Command::Check { .. } | Command::Merge { .. } | Command::Replay { .. } => None,
@@ -615,6 +662,55 @@ fn run(mut command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Analyze {
+            game,
+            sweep,
+            variants,
+            bots,
+            games,
+            seconds,
+            seed,
+            jobs,
+            max_plies,
+            skill,
+            json,
+            html,
+        } => {
+            let seconds = seconds
+                .map(|s| seconds_option("--seconds", s, 86_400.0))
+                .transpose()?;
+            let variants = (variants.iter())
+                .map(|v| game_file(v))
+                .collect::<Result<Vec<_>, _>>()?;
+            analyze_outputs(&game, &variants, json.as_deref(), html.as_deref())?;
+            let columns = analyze_columns(&game, sweep.as_deref(), &variants, max_plies)?;
+            let settings = analyze::Settings {
+                bots: split_bot_specs(&bots),
+                games: games.map_or(
+                    if seconds.is_some() {
+                        analyze::MOST_GAMES
+                    } else {
+                        100
+                    },
+                    |g| g as usize,
+                ),
+                seconds,
+                seed,
+                jobs: jobs.map_or(0, |j| j as usize),
+                skill: skill as usize,
+            };
+            let analysis = analyze::run(&game.game, &columns, &settings).map_err(Failure)?;
+            write!(out, "{}", analysis.table())?;
+            if let Some(path) = json {
+                write_output(&path, analysis.json())
+                    .map_err(|e| Failure(format!("cannot write {path}: {e}")))?;
+            }
+            if let Some(path) = html {
+                write_output(&path, analysis.html())
+                    .map_err(|e| Failure(format!("cannot write {path}: {e}")))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Merge { files, json } => {
             merge(&files, json.as_deref(), out)?;
             Ok(ExitCode::SUCCESS)
@@ -715,6 +811,141 @@ fn merge(files: &[String], json: Option<&str>, out: &mut impl Write) -> Result<(
             .map_err(|e| Failure(format!("cannot write {path}: {e}")))?;
     }
     Ok(())
+}
+
+/// `analyze`'s files checked before anything is played: the game file, its position and
+/// the variants are read, the JSON and the page written, and no two may be one file.
+fn analyze_outputs(
+    game: &GameArgs,
+    variants: &[String],
+    json: Option<&str>,
+    html: Option<&str>,
+) -> Result<(), Failure> {
+    let mut paths = vec![Named {
+        what: "the game file",
+        path: Path::new(&game.game),
+        written: false,
+    }];
+    if let Some(file) = game.position.as_deref().and_then(|p| p.strip_prefix('@')) {
+        paths.push(Named {
+            what: "the --position file",
+            path: Path::new(file),
+            written: false,
+        });
+    }
+    paths.extend(variants.iter().map(|v| Named {
+        what: "a --variant file",
+        path: Path::new(v),
+        written: false,
+    }));
+    let outputs = [("--json", json), ("--html", html)];
+    paths.extend(outputs.iter().filter_map(|&(what, path)| {
+        Some(Named {
+            what,
+            path: Path::new(path?),
+            written: true,
+        })
+    }));
+    check_paths(&paths).map_err(Failure)
+}
+
+/// The most columns `analyze` compares.
+const MOST_COLUMNS: usize = 32;
+
+/// `analyze`'s columns: GAME once, or once per value of `--sweep`, or GAME and then each
+/// variant; `max_plies`, when given, replaces each one's ply cap.
+fn analyze_columns(
+    game: &GameArgs,
+    sweep: Option<&str>,
+    variants: &[String],
+    max_plies: Option<u32>,
+) -> Result<Vec<analyze::Column>, Failure> {
+    let column = |label: String, file: &str, params: &[String]| {
+        let args = GameArgsRef {
+            game: file,
+            params,
+            position: game.position.as_deref(),
+        };
+        let mut g = load_game(&args)?;
+        if max_plies.is_some() {
+            g.max_plies = max_plies;
+        }
+        let source = spec::load(file).map_err(|d| Failure(d.to_string()))?;
+        Ok::<_, Failure>(analyze::Column {
+            label,
+            game: g,
+            names: analyze::metrics::RuleNames::of(&source),
+        })
+    };
+    let mut columns = Vec::new();
+    match sweep {
+        Some(sweep) => {
+            let (name, values) = sweep.split_once('=').ok_or_else(|| {
+                Failure(format!(
+                    "--sweep expects NAME=V1,V2,..., got `{}`",
+                    printable(sweep)
+                ))
+            })?;
+            let name = name.trim();
+            if game
+                .params
+                .iter()
+                .any(|p| p.split_once('=').is_some_and(|(n, _)| n.trim() == name))
+            {
+                return Err(Failure(format!(
+                    "--sweep {} and --param {} both set `{}`: give its values to --sweep alone",
+                    printable(name),
+                    printable(name),
+                    printable(name)
+                )));
+            }
+            let values: Vec<&str> = values.split(',').map(str::trim).collect();
+            if name.is_empty() || values.iter().any(|v| v.is_empty()) {
+                return Err(Failure(format!(
+                    "--sweep expects NAME=V1,V2,... with no empty name or value, got `{}`",
+                    printable(sweep)
+                )));
+            }
+            for (i, v) in values.iter().enumerate() {
+                if values[..i].contains(v) {
+                    return Err(Failure(format!(
+                        "--sweep gives the value `{}` twice",
+                        printable(v)
+                    )));
+                }
+            }
+            if values.len() > MOST_COLUMNS {
+                return Err(Failure(format!(
+                    "--sweep takes at most {MOST_COLUMNS} values, got {}",
+                    values.len()
+                )));
+            }
+            for v in values {
+                let mut params = game.params.clone();
+                params.push(format!("{name}={v}"));
+                let label = printable(&format!("{name}={v}")).into_owned();
+                columns.push(column(label, &game.game, &params).map_err(|Failure(e)| {
+                    Failure(format!("--sweep {}={}: {e}", printable(name), printable(v)))
+                })?);
+            }
+        }
+        None => {
+            if variants.len() + 1 > MOST_COLUMNS {
+                return Err(Failure(format!(
+                    "analyze compares at most {MOST_COLUMNS} columns: GAME and {} variants",
+                    MOST_COLUMNS - 1
+                )));
+            }
+            for file in std::iter::once(&game.game).chain(variants) {
+                let label = printable(file).into_owned();
+                if columns.iter().any(|c: &analyze::Column| c.label == label) {
+                    return Err(Failure(format!("{label} is analysed twice")));
+                }
+                columns.push(column(label, file, &game.params)?);
+            }
+        }
+    }
+    Ok(columns)
 }
 
 /// The outputs of `match` for [`GameArgs::check_outputs`]: the JSON, and the transcripts

@@ -4,6 +4,7 @@
 //! expressions, [`compile`] checks them and builds a [`engine::game::Game`], and the
 //! [`engine`] runs it for the command line, the bots, the REPL and [`tournament`]s.
 
+pub mod analyze;
 pub mod bench;
 pub mod bots;
 pub mod cli;

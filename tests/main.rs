@@ -3,6 +3,7 @@
 mod action_ids;
 mod actions;
 mod allocations;
+mod analyze;
 mod bots;
 mod bounce_reference;
 mod chess;

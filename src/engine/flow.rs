@@ -309,6 +309,36 @@ impl Game {
         }
     }
 
+    /// Which rule ended a finished game, read from its last position (`mover` played the
+    /// last ply): the first end rule that holds there, else the first `[[stuck]]` rule
+    /// that holds for the player to move, else the ply cap, the last player standing or
+    /// every player passing. For analysis, which counts how often each rule fires: the
+    /// flow itself never asks, so playing costs nothing more. `None` while the game runs.
+    pub fn end_cause(&self, state: &State, mover: u8) -> Option<EndCause> {
+        let outcome = state.outcome.as_ref()?;
+        if outcome.reason.is_some() {
+            return Some(EndCause::Cap);
+        }
+        let holds = |rule: &super::program::EndRule, me: u8| {
+            let mut locals = frame(rule.frame);
+            eval(&rule.when, &self.ctx(state, me), &mut locals) != 0
+        };
+        if let Some(i) = self.ends.iter().position(|r| holds(r, mover)) {
+            return Some(EndCause::End(i));
+        }
+        if let Some(i) = self
+            .stuck_rules
+            .iter()
+            .position(|r| holds(r, state.to_move))
+        {
+            return Some(EndCause::Stuck(i));
+        }
+        if self.players.len() > 1 && state.alive.count_ones() <= 1 {
+            return Some(EndCause::LastStanding);
+        }
+        Some(EndCause::NoneCanPlay)
+    }
+
     /// The canonical text of a legal ply in this position.
     pub fn notation(&self, state: &State, ply: &Ply) -> String {
         let action = &self.actions[ply.action as usize];
@@ -378,6 +408,21 @@ impl Game {
                 .collect(),
         })
     }
+}
+
+/// Why a game ended, as [`Game::end_cause`] reads it from the last position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EndCause {
+    /// The file's `[[end]]` rule of this index (from 0, in file order).
+    End(usize),
+    /// The file's `[[stuck]]` rule of this index.
+    Stuck(usize),
+    /// The ply cap (the file's, or the one a command set).
+    Cap,
+    /// At most one player left in the game.
+    LastStanding,
+    /// Nobody could play: every player passed, or the last one stuck lost.
+    NoneCanPlay,
 }
 
 /// How the rules ask whether the player to move has a legal ply (after every ply, and

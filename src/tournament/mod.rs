@@ -76,7 +76,7 @@ struct GameResult {
 
 /// A seed for game `index` of a match, well mixed (splitmix64) so neighbouring games
 /// do not share random streams.
-fn game_seed(base: u64, index: u64) -> u64 {
+pub fn game_seed(base: u64, index: u64) -> u64 {
     let mut z = base ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

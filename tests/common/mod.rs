@@ -1,5 +1,7 @@
 //! Helpers shared by the suites: loading the real game files.
 
+pub mod browser;
+
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};

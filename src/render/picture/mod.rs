@@ -13,7 +13,7 @@
 
 pub mod html;
 mod layout;
-mod xml;
+pub mod xml;
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
