@@ -11,6 +11,7 @@
 use std::collections::BTreeMap;
 
 use super::variant::{Variant, one_line};
+use crate::engine::flow::EndCause;
 use crate::engine::game::Game;
 use crate::engine::state::{NEUTRAL, State};
 
@@ -87,7 +88,9 @@ pub fn ending(game: &Game, variant: Option<&Variant>, before: &State, after: &St
              the game: `max_plies` in the game file)",
             after.plies
         )
-    } else if let Some(rule) = variant.and_then(|v| v.end_rule_that_holds(after, mover)) {
+    } else if let Some(EndCause::End(i)) = game.end_cause(after, mover)
+        && let Some(rule) = variant.and_then(|v| v.end_rule(i))
+    {
         format!(
             "why: the end rule `{}` holds, with me = {} ({})",
             one_line(&rule.text),

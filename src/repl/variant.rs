@@ -9,12 +9,9 @@
 //! position of one is a position of the other), and nothing here depends on how the
 //! engine evaluates.
 
-use toml::Spanned;
-
 use crate::compile;
 use crate::engine::game::Game;
-use crate::engine::state::State;
-use crate::spec::schema::{ActionSpec, GameFile};
+use crate::spec::schema::GameFile;
 use crate::spec::{self, Source};
 
 /// The game file being played, as text, with its parameter values: what a variant is
@@ -66,63 +63,17 @@ impl Variant {
         format!("{}:{line}", self.path)
     }
 
-    /// The first end rule, in file order, whose condition holds in `state` with `me` =
-    /// `mover` (the player who played last): the rule that ended the game, if one did.
-    pub fn end_rule_that_holds(&self, state: &State, mover: u8) -> Option<Rule> {
+    /// The file's end rule number `i` (in file order, as [`Game::end_cause`] counts
+    /// them), as written and where.
+    ///
+    /// [`Game::end_cause`]: crate::engine::game::Game::end_cause
+    pub fn end_rule(&self, i: usize) -> Option<Rule> {
         let source = self.source()?;
-        let rules: Vec<Rule> = source
-            .file
-            .end
-            .iter()
-            .map(|e| Rule {
-                text: e.when.get_ref().clone(),
-                place: self.place(&e.when.span()),
-            })
-            .collect();
-        let probe = self.compile(source, |file| {
-            file.actions = file
-                .end
-                .iter()
-                .enumerate()
-                .map(|(i, rule)| {
-                    let at = rule.when.span();
-                    action(
-                        &format!("end rule {i}"),
-                        vec![Spanned::new(
-                            at.clone(),
-                            // On its own line: a `#` comment would swallow the `)`.
-                            format!("where ({}\n)", rule.when.get_ref()),
-                        )],
-                        Spanned::new(at, i.to_string()),
-                    )
-                })
-                .collect();
-        })?;
-        let mut position = state.clone();
-        position.outcome = None;
-        position.to_move = mover;
-        let first = probe
-            .legal_plies(&position)
-            .iter()
-            .map(|p| p.action as usize)
-            .min()?;
-        rules.into_iter().nth(first)
-    }
-}
-
-/// An action with these `choose` bindings and notation, and nothing else.
-pub fn action(name: &str, choose: Vec<Spanned<String>>, notation: Spanned<String>) -> ActionSpec {
-    let at = notation.span();
-    ActionSpec {
-        name: Spanned::new(at.clone(), name.to_string()),
-        phase: None,
-        fallback: false,
-        choose,
-        effect: None,
-        check: None,
-        notation: Spanned::new(at.clone(), toml::Value::String(notation.into_inner())),
-        why: None,
-        then: Vec::new(),
+        let rule = source.file.end.get(i)?;
+        Some(Rule {
+            text: rule.when.get_ref().clone(),
+            place: self.place(&rule.when.span()),
+        })
     }
 }
 
