@@ -3,7 +3,7 @@
 //!
 //! Applies: to every expression a game evaluates, after the optimiser: every node and
 //! every set has its closure, so a compiled game never walks a tree (aggregates over any
-//! collection share one fold, `fold`, over the elements a `Walk` hands it).
+//! collection share one fold, `engine::fold`).
 //! Guarantees: every value the tree walk of the test suite (`tests/walk.rs`) gives.
 //! Proved by: `compiled::compiled_expressions_play_every_game_as_the_tree_walker_does`,
 //! `compiled::compiled_expressions_agree_on_long_games`, and the generated expressions and
@@ -15,13 +15,14 @@ use std::sync::Arc;
 use crate::lang::ast::{AggOp, BinOp};
 
 use super::board::{Board, CellId};
-use super::cellset::{self, WORDS};
+use super::cellset::WORDS;
 use super::effect::Effect;
 use super::eval;
+use super::fold::{self, ElemWalk, Elements, SetWalk};
 use super::hooks::groups;
 use super::kept::{Kept, KeptHead, Reach, flip};
 use super::lowering::{Lowering, read_at_once};
-use super::natives::{Ctx, Elems, count_kind, empty_of, height_of, owner_of, top_of};
+use super::natives::{Ctx, count_kind, empty_of, height_of, owner_of, top_of};
 use super::program::{
     Aggregate, Arg, Cells, Choice, Code, Domain, MakeCells, Node, Op, Part, Scalar, SetCode,
     SetExpr, directions_args,
@@ -424,7 +425,13 @@ impl<'g> Kit<'g> {
                     }
                     // Any other collection: its elements written out by its code, then
                     // the same fold.
-                    domain => fold(ElemWalk(self.elements(domain)), agg, self),
+                    domain => {
+                        let each = ElemWalk(self.elements(domain));
+                        let slot = agg.slot as usize;
+                        let filter = agg.filter.as_ref().map(|f| self.scalar(f));
+                        let body = agg.body.as_ref().map(|b| self.scalar(b));
+                        fold::fold(each, agg.op, slot, filter, body)
+                    }
                 }
             }
             Node::Code(code) => {
@@ -991,255 +998,35 @@ where
     }
 }
 
-/// The elements an aggregate ranges over, in their order, each handed with the local
-/// slots to `f` until it returns false. Made once at load for each aggregate, so the
-/// fold below is one code for every kind of collection.
-trait Walk: Send + Sync + 'static {
-    fn walk(&self, c: &Ctx, l: &mut [i64], f: impl FnMut(i64, &mut [i64]) -> bool);
-}
-
-/// The cells of a compiled set, in cell order.
-struct SetWalk<const W: usize>(Cells<W>);
-
-impl<const W: usize> Walk for SetWalk<W> {
-    #[inline(always)]
-    fn walk(&self, c: &Ctx, l: &mut [i64], mut f: impl FnMut(i64, &mut [i64]) -> bool) {
-        let s = (self.0)(c, l);
-        each_bit(s, |e| f(e, l));
-    }
-}
-
-/// The elements a compiled collection writes out (a native collection, a list, the
-/// directions of a step), in the collection's order.
-struct ElemWalk(Elements);
-
-impl Walk for ElemWalk {
-    #[inline(always)]
-    fn walk(&self, c: &Ctx, l: &mut [i64], mut f: impl FnMut(i64, &mut [i64]) -> bool) {
-        let mut out = Elems::new();
-        (self.0)(c, l, &mut out);
-        for &e in out.iter() {
-            if !f(e, l) {
-                return;
-            }
-        }
-    }
-}
-
-/// A collection compiled to a closure that writes its elements out.
-type Elements = Box<dyn Fn(&Ctx, &mut [i64], &mut Elems) + Send + Sync>;
-
 /// An aggregate over a set of cells (in cell order, neither sorted nor along a ray), on
 /// a board whose sets have `W` words. The least or greatest height of the cells that pass
 /// a filter is read from the position's cells by height, where it keeps them.
 fn over_cells<const W: usize>(set: &SetExpr, agg: &Aggregate, k: &Kit) -> Scalar {
     let set = cells::<W>(set, k);
     let slot = agg.slot as usize;
+    let filter = agg.filter.as_ref().map(|f| k.scalar(f));
     let of_heights = matches!(agg.op, AggOp::Min | AggOp::Max)
         && matches!(&agg.body, Some(Node::Height(x)) if matches!(**x, Node::Local(s) if s as usize == slot));
-    if !of_heights {
-        return fold(SetWalk(set), agg, k);
+    if of_heights {
+        return fold::of_heights(set, slot, agg.op == AggOp::Max, filter);
     }
-    let max = agg.op == AggOp::Max;
-    let filter = agg.filter.as_ref().map(|f| k.scalar(f));
-    let passes = move |c: &Ctx, l: &mut [i64]| filter.as_ref().is_none_or(|f| f(c, l) != 0);
-    let each = SetWalk(set);
-    Box::new(move |c, l| {
-        if let Some(sets) = c.state.by_heights() {
-            // The greatest (least) height of a cell that passes the filter: the
-            // position's cells by height, tallest (lowest) first, until one passes; the
-            // filter runs on no cell of another height.
-            let s = (each.0)(c, l);
-            let heights = sets.len() / W;
-            for i in 0..heights {
-                let h = if max { heights - 1 - i } else { i };
-                let of = &sets[h * W..(h + 1) * W];
-                let mut at: [u64; W] = [0; W];
-                for ((a, x), y) in at.iter_mut().zip(&s).zip(of) {
-                    *a = x & y;
-                }
-                let mut found = false;
-                each_bit(at, |e| {
-                    l[slot] = e;
-                    found = passes(c, l);
-                    !found
-                });
-                if found {
-                    return h as i64;
-                }
-            }
-            return 0;
-        }
-        let mut acc: Option<i64> = None;
-        each.walk(c, l, |e, l| {
-            l[slot] = e;
-            if passes(c, l) {
-                let v = height_of(c, e);
-                acc = Some(acc.map_or(v, |a| if max { a.max(v) } else { a.min(v) }));
-            }
-            true
-        });
-        acc.unwrap_or(0)
-    })
-}
-
-/// An aggregate's value over the elements `each` walks: the filter and the body
-/// compiled, the fold picked by the operator at load.
-fn fold<E: Walk>(each: E, agg: &Aggregate, k: &Kit) -> Scalar {
-    let slot = agg.slot as usize;
-    let filter = agg.filter.as_ref().map(|f| k.scalar(f));
     let body = agg.body.as_ref().map(|b| k.scalar(b));
-    let passes = move |c: &Ctx, l: &mut [i64]| filter.as_ref().is_none_or(|f| f(c, l) != 0);
-    let value = move |c: &Ctx, l: &mut [i64]| body.as_ref().map_or(1, |b| b(c, l));
-    match agg.op {
-        AggOp::Count => Box::new(move |c, l| {
-            let mut n = 0i64;
-            each.walk(c, l, |e, l| {
-                l[slot] = e;
-                n += (passes(c, l) && value(c, l) != 0) as i64;
-                true
-            });
-            n
-        }),
-        AggOp::Sum => Box::new(move |c, l| {
-            let mut n = 0i64;
-            each.walk(c, l, |e, l| {
-                l[slot] = e;
-                if passes(c, l) {
-                    n = n.wrapping_add(value(c, l));
-                }
-                true
-            });
-            n
-        }),
-        AggOp::Any => Box::new(move |c, l| {
-            let mut found = false;
-            each.walk(c, l, |e, l| {
-                l[slot] = e;
-                found = passes(c, l) && value(c, l) != 0;
-                !found
-            });
-            found as i64
-        }),
-        AggOp::All => Box::new(move |c, l| {
-            let mut all = true;
-            each.walk(c, l, |e, l| {
-                l[slot] = e;
-                all = !passes(c, l) || value(c, l) != 0;
-                all
-            });
-            all as i64
-        }),
-        AggOp::Min | AggOp::Max => {
-            let max = agg.op == AggOp::Max;
-            Box::new(move |c, l| {
-                let mut acc: Option<i64> = None;
-                each.walk(c, l, |e, l| {
-                    l[slot] = e;
-                    if passes(c, l) {
-                        let v = value(c, l);
-                        acc = Some(acc.map_or(v, |a| if max { a.max(v) } else { a.min(v) }));
-                    }
-                    true
-                });
-                acc.unwrap_or(0)
-            })
-        }
-        // The element itself: the body is not read.
-        AggOp::First => Box::new(move |c, l| {
-            let mut found = NONE;
-            each.walk(c, l, |e, l| {
-                l[slot] = e;
-                if passes(c, l) {
-                    found = e;
-                    return false;
-                }
-                true
-            });
-            found
-        }),
-        AggOp::Last => Box::new(move |c, l| {
-            let mut found = NONE;
-            each.walk(c, l, |e, l| {
-                l[slot] = e;
-                if passes(c, l) {
-                    found = e;
-                }
-                true
-            });
-            found
-        }),
-        AggOp::SortDesc | AggOp::SortAsc => unreachable!("lists are left to eval_list"),
-    }
+    fold::fold(SetWalk(set), agg.op, slot, filter, body)
 }
 
-/// `first` or `last` of a ray's cells made a set ([`Aggregate::along`]): the nearest (or
-/// farthest) cell of the set going in the direction, which is the lowest cell index going
-/// n, ne, e or nw (cells are numbered rank by rank), the highest the other ways.
+/// `first` or `last` along a ray ([`Aggregate::along`]), on a board of `W` words.
 fn along<const W: usize>(set: &SetExpr, dir: &Node, first: bool, k: &Kit) -> Scalar {
-    let (set, dir) = (cells::<W>(set, k), k.scalar(dir));
-    Box::new(move |c, l| {
-        let d = dir(c, l);
-        let rising = (0..8).contains(&d) && super::board::rising(d as usize);
-        let s = set(c, l);
-        let at = if rising == first {
-            cellset::first(&s)
-        } else {
-            cellset::last(&s)
-        };
-        at.map_or(NONE, |x| x as i64)
-    })
+    fold::along(cells::<W>(set, k), k.scalar(dir), first)
 }
 
-/// The directions of a [`Domain::Steps`] in which `cell` has a link to a cell of
-/// `target`, in direction order.
+/// The directions of a [`Domain::Steps`], on a board of `W` words.
 fn steps<const W: usize>(cell: &Node, dirs: &Node, target: &SetExpr, k: &Kit) -> Elements {
-    let (cell, dirs, target) = (k.scalar(cell), k.scalar(dirs), cells::<W>(target, k));
-    Box::new(move |c, l, out| {
-        let cell = cell(c, l);
-        if cell < 0 {
-            return;
-        }
-        let board = c.board;
-        let mut left = (dirs(c, l) & 0xff) as u8 & board.link_dirs(cell as CellId);
-        let target = target(c, l);
-        while left != 0 {
-            let d = left.trailing_zeros() as usize;
-            left &= left - 1;
-            if let Some(to) = board.step(cell as CellId, d)
-                && cellset::contains(&target, to as usize)
-            {
-                out.push(d as i64);
-            }
-        }
-    })
+    fold::steps(k.scalar(cell), k.scalar(dirs), cells::<W>(target, k))
 }
 
-/// The cells of a set, in cell order, written out.
+/// The cells of a set written out, on a board of `W` words.
 fn members<const W: usize>(set: &SetExpr, k: &Kit) -> Elements {
-    let set = cells::<W>(set, k);
-    Box::new(move |c, l, out| {
-        let s = set(c, l);
-        each_bit(s, |e| {
-            out.push(e);
-            true
-        });
-    })
-}
-
-/// Calls `f` with each cell of a set in cell order until it returns false.
-#[inline]
-fn each_bit<const W: usize>(s: [u64; W], mut f: impl FnMut(i64) -> bool) {
-    for (w, word) in s.into_iter().enumerate() {
-        let mut bits = word;
-        while bits != 0 {
-            let e = (w * 64 + bits.trailing_zeros() as usize) as i64;
-            bits &= bits - 1;
-            if !f(e) {
-                return;
-            }
-        }
-    }
+    fold::members(cells::<W>(set, k))
 }
 
 /// A set that a cell gives (none for no cell), the cell read straight from a local slot

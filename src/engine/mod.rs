@@ -11,6 +11,7 @@ pub mod draw;
 pub mod effect;
 pub mod eval;
 pub mod flow;
+pub mod fold;
 pub mod game;
 pub mod generate;
 pub mod hooks;
