@@ -20,8 +20,8 @@ use crate::compile;
 use crate::engine::game::{Draw, Game, IllegalPly};
 use crate::engine::state::State;
 use crate::load::{Failure, GameArgsRef, game_file, load_game};
-use crate::record::diagram;
 use crate::record::file::{Named, check_paths, write_output};
+use crate::record::position_text;
 use crate::record::trace;
 use crate::record::transcript::{Transcript, closest_plies};
 use crate::render::board::render;
@@ -58,9 +58,10 @@ struct GameArgs {
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
     /// Starts from this position instead of the game's start: a board diagram (ranks top
-    /// first, `/` between lines, `NAME = VALUE` for the player to move and variables), or
-    /// @FILE to read one from a file. See docs/game-format.md, "Starting positions".
-    #[arg(long, value_name = "DIAGRAM|@FILE")]
+    /// first, `/` between lines, `NAME = VALUE` for the player to move and variables),
+    /// the game's position text (`[position_text]`), or @FILE to read
+    /// one from a file. See docs/game-format.md, "Starting positions".
+    #[arg(long, value_name = "DIAGRAM|TEXT|@FILE")]
     position: Option<String>,
 }
 
@@ -90,6 +91,10 @@ enum Command {
         /// `--after` marked.
         #[arg(long, value_name = "FILE")]
         svg: Option<String>,
+        /// Lists the plies in the game's short notation (its `short` templates), the
+        /// form `play` and `replay` also accept.
+        #[arg(long)]
+        short: bool,
     },
     /// Counts the leaf plies at a depth from the start.
     Perft {
@@ -457,6 +462,7 @@ fn run(mut command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
             after,
             board,
             svg,
+            short,
         } => {
             if let Some(path) = &svg {
                 game.check_outputs(&[("--svg", path)])?;
@@ -473,6 +479,16 @@ fn run(mut command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
             let mut legal = g.legal_with_notation(&state);
             no_runaway(&g)?;
             g.check_notation(&legal).map_err(Failure)?;
+            if short {
+                if !g.has_short() {
+                    return Err(Failure(format!(
+                        "{}: the game gives no short notation (`short` in its actions)",
+                        game.game
+                    )));
+                }
+                g.check_short(&state).map_err(Failure)?;
+                legal = g.legal_with_short(&state);
+            }
             sort_natural(&mut legal);
             for (text, _) in legal {
                 writeln!(out, "{text}")?;
@@ -1081,8 +1097,9 @@ pub fn replay(
         ))
     })?;
     if let Some(position) = &t.position {
-        game.initial = diagram::read(&game, position)
-            .map_err(|e| Failure(format!("{shown}: its position: {e}")))?;
+        game.initial = position_text::read_any(&game, position)
+            .map_err(|e| Failure(format!("{shown}: its position: {e}")))?
+            .0;
         game.start_position = Some(position.clone());
     }
     // The game file read again, to say what refuses a ply and why the game ended.
@@ -1221,6 +1238,20 @@ pub fn probe(game: &Game, file: &str) -> Result<Vec<String>, Failure> {
     short.max_plies = Some(PROBE_PLIES);
     for seed in 0..PROBE_GAMES {
         selfplay(&short, file, seed)?;
+    }
+    if game.has_short() {
+        // The short texts of the same positions, told apart as the long ones are.
+        for seed in 0..PROBE_GAMES {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut state = game.start();
+            for index in 0..PROBE_PLIES {
+                game.check_short(&state)
+                    .map_err(|e| Failure(format!("{file}: after {index} plies: {e}")))?;
+                if state.outcome.is_some() || game.play_random(&mut state, &mut rng).is_none() {
+                    break;
+                }
+            }
+        }
     }
     let clock = Instant::now();
     let mut state = game.start();

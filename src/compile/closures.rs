@@ -58,7 +58,7 @@ pub fn compile_game(game: &mut Game) {
             if let Some(check) = &mut part.check {
                 k.wrap(check);
             }
-            for case in &mut part.notation {
+            for case in part.cases_mut() {
                 if let Some(when) = &mut case.when {
                     k.wrap(when);
                 }

@@ -6,5 +6,6 @@
 pub mod diagram;
 pub mod file;
 pub mod ids;
+pub mod position_text;
 pub mod trace;
 pub mod transcript;

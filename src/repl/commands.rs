@@ -66,6 +66,12 @@ pub const COMMANDS: &[Command] = &[
         help: "Writes the game as a transcript; `rulebook replay FILE` checks it and `rulebook play --load FILE` resumes it.",
     },
     Command {
+        name: "fen",
+        summary: "the position on one line",
+        usage: "fen",
+        help: "Prints the position as the game file's `[position_text]` writes it (FEN, for a game that declares it), the text `--position` reads back.",
+    },
+    Command {
         name: "svg",
         summary: "write a picture of the position",
         usage: "svg FILE",

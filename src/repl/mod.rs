@@ -28,6 +28,7 @@ use crate::engine::game::{Game, normalize};
 use crate::engine::state::State;
 use crate::load::{Failure, GameArgsRef, load_game};
 use crate::record::file::{Named, check_paths, write_output};
+use crate::record::position_text;
 use crate::record::transcript::{Entry, Transcript, closest_plies};
 use crate::render::board::{legend, render_marked, use_colour};
 use crate::render::order::sort_natural;
@@ -755,6 +756,9 @@ impl Session {
                 "" => Reply::say("usage: save FILE"),
                 path => Reply::say(self.save(path).unwrap_or_else(|e| e)),
             },
+            "fen" => {
+                Reply::say(position_text::write(&self.game, self.state()).unwrap_or_else(|e| e))
+            }
             "svg" => match rest {
                 "" => Reply::say("usage: svg FILE"),
                 path => Reply::say(self.picture(path).unwrap_or_else(|e| e)),

@@ -121,6 +121,7 @@ pub fn action(name: &str, choose: Vec<Spanned<String>>, notation: Spanned<String
         effect: None,
         check: None,
         notation: Spanned::new(at.clone(), toml::Value::String(notation.into_inner())),
+        short: None,
         why: None,
         then: Vec::new(),
     }
