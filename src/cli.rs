@@ -21,9 +21,9 @@ use crate::engine::game::{Draw, Game, IllegalPly};
 use crate::engine::state::State;
 use crate::load::{Failure, GameArgsRef, game_file, load_game};
 use crate::record::file::{Named, check_paths, write_output};
-use crate::record::position_text;
 use crate::record::trace;
 use crate::record::transcript::{Transcript, closest_plies};
+use crate::record::{pgn, position_text};
 use crate::render::board::render;
 use crate::render::order::sort_natural;
 use crate::render::picture::{self, html};
@@ -231,6 +231,10 @@ enum Command {
         /// network needed to view it).
         #[arg(long, value_name = "FILE")]
         html: Option<String>,
+        /// Writes the game as a PGN record (the tags, the plies in the game's short
+        /// notation, the result), for a game of two whose file gives a short notation.
+        #[arg(long, value_name = "FILE")]
+        pgn: Option<String>,
     },
     /// Plays a game in the terminal, against people or bots.
     Play {
@@ -697,9 +701,14 @@ fn run(mut command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
             game,
             board,
             html,
+            pgn,
         } => {
             let game = game.map(|g| game_file(&g)).transpose()?;
-            replay(&file, game.as_deref(), board, html.as_deref(), out)?;
+            let outputs = Outputs {
+                html: html.as_deref(),
+                pgn: pgn.as_deref(),
+            };
+            replay(&file, game.as_deref(), board, outputs, out)?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -1040,34 +1049,45 @@ pub fn selfplay_with(
     Ok(record)
 }
 
+/// The files `replay` writes besides its report: an HTML page, a PGN record.
+#[derive(Clone, Copy, Default)]
+pub struct Outputs<'a> {
+    /// `--html`: the page that steps through the positions.
+    pub html: Option<&'a str>,
+    /// `--pgn`: the game record in the short notation.
+    pub pgn: Option<&'a str>,
+}
+
 /// Checks a transcript against its game file and prints the positions: the final one, or
-/// every one with `board`; with `html`, writes the replay page there. A line that does
-/// not fit is an error naming it.
+/// every one with `board`; with `outputs`, writes the replay page and the PGN record
+/// there. A line that does not fit is an error naming it.
 pub fn replay(
     path: &str,
     game_file: Option<&str>,
     board: bool,
-    html: Option<&str>,
+    outputs: Outputs,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
+    let Outputs { html, pgn } = outputs;
     let t = Transcript::read(path).map_err(Failure)?;
     let shown = printable(path);
     let file = match game_file {
         Some(file) => file.to_string(),
         None => transcript_game_file(path, &t.file).map_err(Failure)?,
     };
-    if let Some(page) = html {
-        let named = |what, file, written| Named {
-            what,
-            path: Path::new(file),
-            written,
-        };
-        check_paths(&[
-            named("the transcript", path, false),
-            named("the game file", &file, false),
-            named("--html", page, true),
-        ])
-        .map_err(Failure)?;
+    let named = |what, file, written| Named {
+        what,
+        path: Path::new(file),
+        written,
+    };
+    let mut paths = vec![
+        named("the transcript", path, false),
+        named("the game file", &file, false),
+    ];
+    paths.extend(html.map(|page| named("--html", page, true)));
+    paths.extend(pgn.map(|record| named("--pgn", record, true)));
+    if paths.len() > 2 {
+        check_paths(&paths).map_err(Failure)?;
     }
     let source = spec::load(&file).map_err(|d| {
         Failure(format!(
@@ -1110,7 +1130,7 @@ pub fn replay(
     let mut positions = vec![game.start()];
     let replayed = t.replay(&game, |entry, state| {
         before = std::mem::replace(&mut after, state.clone());
-        if html.is_some() {
+        if html.is_some() || pgn.is_some() {
             positions.push(state.clone());
         }
         if board {
@@ -1157,6 +1177,11 @@ pub fn replay(
     if let Some(page) = html {
         write_output(page, html::page(&game, &t, &positions))
             .map_err(|e| Failure(format!("cannot write the replay page {page}: {e}")))?;
+    }
+    if let Some(record) = pgn {
+        let text = pgn::write(&game, &t, &positions).map_err(|e| Failure(format!("--pgn: {e}")))?;
+        write_output(record, text)
+            .map_err(|e| Failure(format!("cannot write the PGN record {record}: {e}")))?;
     }
     if !board {
         write!(out, "{}", render(&game, &state))?;

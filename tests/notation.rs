@@ -8,7 +8,7 @@ use rulebook::engine::game::Game;
 use rulebook::engine::state::State;
 use rulebook::record::position_text;
 
-use crate::common::{game, refused};
+use crate::common::{Scratch, game, refused, rulebook_in, run_with_stdin, stderr, stdout};
 
 fn chess() -> Game {
     game("chess", &[])
@@ -200,4 +200,138 @@ fn short_texts_are_typed_without_their_marks() {
         position_text::write(&g, &s).as_deref(),
         Ok("r1bqkbnr/pppppppp/2n5/8/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq e3 0 2")
     );
+}
+
+/// A transcript of `plies` (as typed: short or long) from chess's start, with names.
+fn transcript(plies: &[&str], result: &str, names: [&str; 2]) -> String {
+    let mut text = "# rulebook transcript\ngame: Chess\nfile: games/chess.toml\n\
+                    param quiet_moves: 50\nparam repeats: 3\nseat white: human\n\
+                    seat black: human\n"
+        .to_string();
+    for (seat, name) in ["white", "black"].iter().zip(names) {
+        text.push_str(&format!("name {seat}: {name}\n"));
+    }
+    text.push_str(&format!("seed: 1\nresult: {result}\n\n"));
+    for (i, ply) in plies.iter().enumerate() {
+        let player = if i % 2 == 0 { "white" } else { "black" };
+        text.push_str(&format!("{}. {player} {ply}\n", i + 1));
+    }
+    text
+}
+
+/// `replay GAME.txt --pgn FILE` in a scratch folder: the record written.
+fn pgn_of(name: &str, transcript: &str) -> String {
+    let dir = Scratch::with_games(name);
+    std::fs::write(dir.join("game.txt"), transcript).unwrap();
+    let out = rulebook_in(&dir)
+        .args(["replay", "game.txt", "--pgn", "game.pgn"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    std::fs::read_to_string(dir.join("game.pgn")).unwrap()
+}
+
+/// The Opera Game (Morphy, Paris 1858) as published, in SAN.
+const OPERA: &str = "e4 e5 Nf3 d6 d4 Bg4 dxe5 Bxf3 Qxf3 dxe5 Bc4 Nf6 Qb3 Qe7 Nc3 c6 Bg5 b5 \
+                     Nxb5 cxb5 Bxb5+ Nbd7 O-O-O Rd8 Rxd7 Rxd7 Rd1 Qe6 Bxd7+ Nxd7 Qb8+ Nxb8 Rd8#";
+
+#[test]
+fn a_transcript_in_san_replays_and_its_pgn_is_the_published_record() {
+    let plies: Vec<&str> = OPERA.split_whitespace().collect();
+    let record = pgn_of(
+        "opera",
+        &transcript(
+            &plies,
+            "white won",
+            ["Paul Morphy", "Duke Karl / Count Isouard"],
+        ),
+    );
+    insta::assert_snapshot!(record);
+    // The movetext is the published one, with its numbers.
+    let moves: String = record.lines().skip(8).collect::<Vec<_>>().join(" ");
+    let numbered: Vec<String> = (plies.chunks(2).enumerate())
+        .map(|(i, pair)| format!("{}. {}", i + 1, pair.join(" ")))
+        .collect();
+    assert_eq!(moves, format!("{} 1-0", numbered.join(" ")));
+}
+
+#[test]
+fn fools_mate_as_pgn_from_the_long_notation() {
+    let record = pgn_of(
+        "fool",
+        &transcript(
+            &["f2-f3", "e7-e5", "g2-g4", "Qd8-h4#"],
+            "black won",
+            ["Fool", "Mate"],
+        ),
+    );
+    insta::assert_snapshot!(record);
+}
+
+#[test]
+fn moves_short_lists_san_and_a_game_without_it_says_so() {
+    let dir = Scratch::with_games("moves-short");
+    let out = rulebook_in(&dir)
+        .args([
+            "moves",
+            "games/chess.toml",
+            "--short",
+            "--after",
+            "e4; e5; Nf3; Nc6; Bb5; Nf6; O-O; Nxe4; d4",
+        ])
+        .output()
+        .unwrap();
+    let listed = stdout(&out);
+    for t in ["Nxd4", "exd4", "Nxf2", "Nd6", "a6"] {
+        assert!(listed.lines().any(|l| l == t), "{t} in {listed}");
+    }
+    let out = rulebook_in(&dir)
+        .args(["moves", "games/go.toml", "--short"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("no short notation"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn position_takes_fen_and_the_transcript_replays_from_it() {
+    let dir = Scratch::with_games("fen-position");
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let out = rulebook_in(&dir)
+        .args([
+            "perft",
+            "games/chess.toml",
+            "--depth",
+            "2",
+            "--position",
+            kiwipete,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&out), "2039\n", "{}", stderr(&out));
+    // A game from it, saved by `play`: the position is recorded as it was given.
+    let out = run_with_stdin(
+        rulebook_in(&dir)
+            .args(["play", "games/chess.toml", "--seat", "black=human"])
+            .args(["--position", kiwipete]),
+        "O-O\nO-O-O\nsave k.txt\nquit\n",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let saved = std::fs::read_to_string(dir.join("k.txt")).unwrap();
+    assert!(saved.contains(&format!("position: {kiwipete}")), "{saved}");
+    let out = rulebook_in(&dir)
+        .args(["replay", "k.txt", "--pgn", "k.pgn"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let record = std::fs::read_to_string(dir.join("k.pgn")).unwrap();
+    assert!(
+        record.contains(&format!("[SetUp \"1\"]\n[FEN \"{kiwipete}\"]")),
+        "{record}"
+    );
+    assert!(record.ends_with("\n1. O-O O-O-O *\n"), "{record}");
 }
