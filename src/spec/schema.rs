@@ -133,6 +133,9 @@ pub struct BoardSpec {
     /// A number over `file` and `rank` written in each cell of a picture, for a game
     /// whose notation numbers its cells (default: none).
     pub numbers: Option<Code>,
+    /// A condition over `file` and `rank`: the cells marked on the board as players'
+    /// boards mark them (star points), drawn on an empty cell (default: none).
+    pub marks: Option<Code>,
 }
 
 /// One entry of `board.links`: grid links (`dirs`, `where`) or explicit lines (`join`).
