@@ -335,3 +335,27 @@ fn position_takes_fen_and_the_transcript_replays_from_it() {
     );
     assert!(record.ends_with("\n1. O-O O-O-O *\n"), "{record}");
 }
+
+#[test]
+fn a_position_text_needs_symbols_it_can_write_and_variables_of_the_right_type() {
+    let text = std::fs::read_to_string(crate::common::game_path("chess")).unwrap();
+    let two = text.replacen(
+        r#"symbol = { white = "K", black = "k" }"#,
+        r#"symbol = { white = "Kw", black = "k" }"#,
+        1,
+    );
+    let e = refused(&two);
+    assert!(
+        e.contains("the symbol `Kw` of `king` cannot be written in a position text"),
+        "{e}"
+    );
+    let wrong = text.replacen(r#"{ cell = "ep" }"#, r#"{ cell = "irrev" }"#, 1);
+    let e = refused(&wrong);
+    assert!(e.contains("`irrev` holds"), "{e}");
+    let unknown = text.replacen(r#"{ since = "irrev" }"#, r#"{ since = "clock" }"#, 1);
+    let e = refused(&unknown);
+    assert!(e.contains("`clock` is not a variable of this game"), "{e}");
+    let two_keys = text.replacen(r#"{ round = true }"#, r#"{ round = true, cell = "ep" }"#, 1);
+    let e = refused(&two_keys);
+    assert!(e.contains("a field is one of"), "{e}");
+}

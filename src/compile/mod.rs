@@ -600,7 +600,9 @@ impl Compiler<'_> {
         for kind in &game.kinds {
             if let Some(bad) = (kind.symbols.iter()).find(|s| {
                 s.chars().count() != 1
-                    || s.contains(|c: char| c.is_ascii_digit() || c == '/' || c.is_whitespace())
+                    || s.contains(|c: char| {
+                        c.is_ascii_digit() || c.is_whitespace() || "/.+*@=#;-".contains(c)
+                    })
             }) {
                 return Err(self.at(
                     header,
@@ -608,7 +610,7 @@ impl Compiler<'_> {
                         "the symbol `{bad}` of `{}` cannot be written in a position text",
                         kind.name
                     ),
-                    "a position text needs one character per symbol, not a digit, `/` or a space",
+                    "a position text needs one character per symbol, not a digit, a space or one of / . + * @ = # ; -",
                 ));
             }
         }
