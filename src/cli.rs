@@ -21,10 +21,10 @@ use crate::compile;
 use crate::engine::game::{Draw, Game, IllegalPly};
 use crate::engine::state::State;
 use crate::load::{Failure, GameArgsRef, game_file, load_game};
-use crate::record::diagram;
 use crate::record::file::{Named, check_paths, write_output};
 use crate::record::trace;
 use crate::record::transcript::{Transcript, closest_plies};
+use crate::record::{pgn, position_text};
 use crate::render::board::render;
 use crate::render::order::sort_natural;
 use crate::render::picture::{self, html};
@@ -59,9 +59,10 @@ struct GameArgs {
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
     /// Starts from this position instead of the game's start: a board diagram (ranks top
-    /// first, `/` between lines, `NAME = VALUE` for the player to move and variables), or
-    /// @FILE to read one from a file. See docs/game-format.md, "Starting positions".
-    #[arg(long, value_name = "DIAGRAM|@FILE")]
+    /// first, `/` between lines, `NAME = VALUE` for the player to move and variables),
+    /// the game's position text (`[position_text]`), or @FILE to read
+    /// one from a file. See docs/game-format.md, "Starting positions".
+    #[arg(long, value_name = "DIAGRAM|TEXT|@FILE")]
     position: Option<String>,
 }
 
@@ -91,6 +92,10 @@ enum Command {
         /// `--after` marked.
         #[arg(long, value_name = "FILE")]
         svg: Option<String>,
+        /// Lists the plies in the game's short notation (its `short` templates), the
+        /// form `play` and `replay` also accept.
+        #[arg(long)]
+        short: bool,
     },
     /// Counts the leaf plies at a depth from the start.
     Perft {
@@ -272,6 +277,10 @@ enum Command {
         /// network needed to view it).
         #[arg(long, value_name = "FILE")]
         html: Option<String>,
+        /// Writes the game as a PGN record (the tags, the plies in the game's short
+        /// notation, the result), for a game of two whose file gives a short notation.
+        #[arg(long, value_name = "FILE")]
+        pgn: Option<String>,
     },
     /// Plays a game in the terminal, against people or bots.
     Play {
@@ -504,6 +513,7 @@ fn run(mut command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
             after,
             board,
             svg,
+            short,
         } => {
             if let Some(path) = &svg {
                 game.check_outputs(&[("--svg", path)])?;
@@ -520,6 +530,16 @@ fn run(mut command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
             let mut legal = g.legal_with_notation(&state);
             no_runaway(&g)?;
             g.check_notation(&legal).map_err(Failure)?;
+            if short {
+                if !g.has_short() {
+                    return Err(Failure(format!(
+                        "{}: the game gives no short notation (`short` in its actions)",
+                        game.game
+                    )));
+                }
+                g.check_short(&state).map_err(Failure)?;
+                legal = g.legal_with_short(&state);
+            }
             sort_natural(&mut legal);
             for (text, _) in legal {
                 writeln!(out, "{text}")?;
@@ -777,9 +797,14 @@ fn run(mut command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
             game,
             board,
             html,
+            pgn,
         } => {
             let game = game.map(|g| game_file(&g)).transpose()?;
-            replay(&file, game.as_deref(), board, html.as_deref(), out)?;
+            let outputs = Outputs {
+                html: html.as_deref(),
+                pgn: pgn.as_deref(),
+            };
+            replay(&file, game.as_deref(), board, outputs, out)?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -1255,34 +1280,45 @@ pub fn selfplay_with(
     Ok(record)
 }
 
+/// The files `replay` writes besides its report: an HTML page, a PGN record.
+#[derive(Clone, Copy, Default)]
+pub struct Outputs<'a> {
+    /// `--html`: the page that steps through the positions.
+    pub html: Option<&'a str>,
+    /// `--pgn`: the game record in the short notation.
+    pub pgn: Option<&'a str>,
+}
+
 /// Checks a transcript against its game file and prints the positions: the final one, or
-/// every one with `board`; with `html`, writes the replay page there. A line that does
-/// not fit is an error naming it.
+/// every one with `board`; with `outputs`, writes the replay page and the PGN record
+/// there. A line that does not fit is an error naming it.
 pub fn replay(
     path: &str,
     game_file: Option<&str>,
     board: bool,
-    html: Option<&str>,
+    outputs: Outputs,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
+    let Outputs { html, pgn } = outputs;
     let t = Transcript::read(path).map_err(Failure)?;
     let shown = printable(path);
     let file = match game_file {
         Some(file) => file.to_string(),
         None => transcript_game_file(path, &t.file).map_err(Failure)?,
     };
-    if let Some(page) = html {
-        let named = |what, file, written| Named {
-            what,
-            path: Path::new(file),
-            written,
-        };
-        check_paths(&[
-            named("the transcript", path, false),
-            named("the game file", &file, false),
-            named("--html", page, true),
-        ])
-        .map_err(Failure)?;
+    let named = |what, file, written| Named {
+        what,
+        path: Path::new(file),
+        written,
+    };
+    let mut paths = vec![
+        named("the transcript", path, false),
+        named("the game file", &file, false),
+    ];
+    paths.extend(html.map(|page| named("--html", page, true)));
+    paths.extend(pgn.map(|record| named("--pgn", record, true)));
+    if paths.len() > 2 {
+        check_paths(&paths).map_err(Failure)?;
     }
     let source = spec::load(&file).map_err(|d| {
         Failure(format!(
@@ -1312,8 +1348,9 @@ pub fn replay(
         ))
     })?;
     if let Some(position) = &t.position {
-        game.initial = diagram::read(&game, position)
-            .map_err(|e| Failure(format!("{shown}: its position: {e}")))?;
+        game.initial = position_text::read_any(&game, position)
+            .map_err(|e| Failure(format!("{shown}: its position: {e}")))?
+            .0;
         game.start_position = Some(position.clone());
     }
     // The game file read again, to say what refuses a ply and why the game ended.
@@ -1324,7 +1361,7 @@ pub fn replay(
     let mut positions = vec![game.start()];
     let replayed = t.replay(&game, |entry, state| {
         before = std::mem::replace(&mut after, state.clone());
-        if html.is_some() {
+        if html.is_some() || pgn.is_some() {
             positions.push(state.clone());
         }
         if board {
@@ -1371,6 +1408,11 @@ pub fn replay(
     if let Some(page) = html {
         write_output(page, html::page(&game, &t, &positions))
             .map_err(|e| Failure(format!("cannot write the replay page {page}: {e}")))?;
+    }
+    if let Some(record) = pgn {
+        let text = pgn::write(&game, &t, &positions).map_err(|e| Failure(format!("--pgn: {e}")))?;
+        write_output(record, text)
+            .map_err(|e| Failure(format!("cannot write the PGN record {record}: {e}")))?;
     }
     if !board {
         write!(out, "{}", render(&game, &state))?;
@@ -1452,6 +1494,20 @@ pub fn probe(game: &Game, file: &str) -> Result<Vec<String>, Failure> {
     short.max_plies = Some(PROBE_PLIES);
     for seed in 0..PROBE_GAMES {
         selfplay(&short, file, seed)?;
+    }
+    if game.has_short() {
+        // The short texts of the same positions, told apart as the long ones are.
+        for seed in 0..PROBE_GAMES {
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+            let mut state = game.start();
+            for index in 0..PROBE_PLIES {
+                game.check_short(&state)
+                    .map_err(|e| Failure(format!("{file}: after {index} plies: {e}")))?;
+                if state.outcome.is_some() || game.play_random(&mut state, &mut rng).is_none() {
+                    break;
+                }
+            }
+        }
     }
     let clock = Instant::now();
     let mut state = game.start();

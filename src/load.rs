@@ -9,7 +9,7 @@ use std::path::Path;
 
 use crate::compile;
 use crate::engine::game::Game;
-use crate::record::diagram;
+use crate::record::position_text;
 use crate::render::text::printable;
 use crate::spec;
 
@@ -46,8 +46,10 @@ pub fn load_game(args: &GameArgsRef) -> Result<Game, Failure> {
             ),
             None => (position.to_string(), "--position".to_string()),
         };
-        game.initial = diagram::read(&game, &text).map_err(|e| Failure(format!("{from}: {e}")))?;
-        game.start_position = Some(diagram::one_line(&text));
+        let (state, line) =
+            position_text::read_any(&game, &text).map_err(|e| Failure(format!("{from}: {e}")))?;
+        game.initial = state;
+        game.start_position = Some(line);
     }
     Ok(game)
 }

@@ -63,7 +63,7 @@ fn collect_keys(value: &toml::Value, out: &mut Vec<String>) {
                     continue;
                 }
                 // Keyed by the file's own names (seats, bound names).
-                if k == "symbol" || k == "why" {
+                if k == "symbol" || k == "why" || k == "mover" {
                     out.push(k.clone());
                     continue;
                 }

@@ -272,3 +272,16 @@ fn a_position_made_by_a_capture_repeats_like_any_other() {
     );
     assert_eq!(pos.result, Some(GameResult::Draw));
 }
+
+/// The text board shows the square numbers the notation uses on the empty squares, so
+/// that what a player types is on the board (`11-15`: 11 empty, 15 taken).
+#[test]
+fn the_text_board_numbers_the_empty_squares() {
+    let g = draughts();
+    let mut state = g.start();
+    crate::common::play(&g, &mut state, "11-15");
+    let board = rulebook::render::board::render(&g, &state);
+    assert!(board.contains("6      b     b    11     b"), "{board}");
+    assert!(board.contains("5  13    14     b    16"), "{board}");
+    assert!(board.contains("4     17    18    19    20"), "{board}");
+}

@@ -193,9 +193,42 @@ fn the_files_skip_i_and_k10_is_the_centre_of_19x19() {
         "{board}"
     );
     assert!(
-        board.contains("10   .  .  .  .  .  .  .  .  .  X"),
+        board.contains("10   .  .  .  +  .  .  .  .  .  X  .  .  .  .  .  +  .  .  ."),
         "{board}"
     );
+}
+
+/// The star points: the 3-3 points and the centre of 9x9, the 4-4 points and the centre
+/// of 13x13, nine on 19x19; `+` on the text board where no stone covers one, a dot in
+/// pictures.
+#[test]
+fn star_points_are_drawn() {
+    let stars = |size: usize| -> Vec<String> {
+        let g = go(size, 75);
+        let marks = g.board.marks.clone().expect("go marks its star points");
+        (0..g.board.len())
+            .filter(|&c| marks[c])
+            .map(|c| g.board.names[c].clone())
+            .collect()
+    };
+    let mut nine = stars(9);
+    nine.sort();
+    assert_eq!(nine, ["c3", "c7", "e5", "g3", "g7"]);
+    assert_eq!(stars(13).len(), 5);
+    let mut nineteen = stars(19);
+    nineteen.sort();
+    assert_eq!(
+        nineteen,
+        ["d10", "d16", "d4", "k10", "k16", "k4", "q10", "q16", "q4"]
+    );
+    let g = go(9, 75);
+    let mut state = g.start();
+    common::play(&g, &mut state, "e5");
+    let board = rulebook::render::board::render(&g, &state);
+    assert!(board.contains("7   .  .  +  .  .  .  +  .  ."), "{board}");
+    assert!(board.contains("5   .  .  .  .  X  .  .  .  ."), "{board}");
+    let svg = rulebook::render::picture::svg(&g, &state, None);
+    assert_eq!(svg.matches("class=\"point star\"").count(), 5);
 }
 
 /// The score counts tenths of a point (so that komi can be 7.5); the end of a game shows

@@ -25,6 +25,7 @@ mod hooks;
 mod invariants;
 mod messages;
 mod minidrop;
+mod notation;
 mod nothing_lost;
 mod pictures;
 mod play;

@@ -45,7 +45,7 @@ impl Compiler<'_> {
             &spec.choose,
             spec.effect.as_ref(),
             spec.check.as_ref(),
-            &spec.notation,
+            (&spec.notation, spec.short.as_ref()),
             false,
         )?];
         for (i, p) in spec.then.iter().enumerate() {
@@ -54,7 +54,7 @@ impl Compiler<'_> {
                 &p.choose,
                 p.effect.as_ref(),
                 p.check.as_ref(),
-                &p.notation,
+                (&p.notation, p.short.as_ref()),
                 p.optional,
             )?;
             if let Some(repeat) = &p.repeat {
@@ -177,7 +177,7 @@ impl Compiler<'_> {
         choose: &[Code],
         effect: Option<&Code>,
         check: Option<&Code>,
-        notation: &schema::NotationSpec,
+        (notation, short): (&schema::NotationSpec, Option<&schema::NotationSpec>),
         optional: bool,
     ) -> Result<Part, Box<Diagnostic>> {
         let mut choices = Vec::new();
@@ -238,8 +238,31 @@ impl Compiler<'_> {
                     .map_err(|err| self.lang(code, err))
             })
             .transpose()?;
-        let notation = self
-            .notation_cases(notation)?
+        let notation = self.cases(scope, notation, false)?;
+        let short = short
+            .map(|spec| self.cases(scope, spec, true))
+            .transpose()?;
+        Ok(Part {
+            choices,
+            effect,
+            check,
+            notation,
+            short,
+            optional,
+            repeat: Repeat::Once,
+            ins: Box::new([]),
+        })
+    }
+
+    /// A part's `notation` (or `short`, which may tell a cell apart by `{x?}`) compiled:
+    /// its cases' conditions checked and templates parsed.
+    fn cases(
+        &self,
+        scope: &mut Scope,
+        spec: &schema::NotationSpec,
+        short: bool,
+    ) -> Result<Vec<NotationCase>, Box<Diagnostic>> {
+        self.notation_cases(spec)?
             .into_iter()
             .map(|(when, text)| {
                 let when = when
@@ -252,19 +275,10 @@ impl Compiler<'_> {
                     .transpose()?;
                 Ok(NotationCase {
                     when,
-                    pieces: self.notation(scope, &text)?,
+                    pieces: self.notation(scope, &text, short)?,
                 })
             })
-            .collect::<Result<Vec<_>, Box<Diagnostic>>>()?;
-        Ok(Part {
-            choices,
-            effect,
-            check,
-            notation,
-            optional,
-            repeat: Repeat::Once,
-            ins: Box::new([]),
-        })
+            .collect()
     }
 
     /// A part's `notation` as (condition, template) cases: a string is one case that
@@ -351,11 +365,14 @@ impl Compiler<'_> {
             .map_or(within, |i| i - 1..i + content.len() + 1)
     }
 
-    /// Parses a notation template: literal text with `{name}` for bound values.
+    /// Parses a notation template: literal text with `{name}` for bound values,
+    /// `{file(name)}` and `{rank(name)}` for a cell's file letter and rank, and in a
+    /// `short` template `{name?}` for as much of a cell as tells the ply apart.
     pub(super) fn notation(
         &self,
         scope: &Scope,
         code: &Code,
+        short: bool,
     ) -> Result<Vec<NotationPiece>, Box<Diagnostic>> {
         let text = code.get_ref();
         let mut pieces = Vec::new();
@@ -379,21 +396,53 @@ impl Compiler<'_> {
                                 .label("write `{{` for a literal brace"),
                         )
                     })?;
-                    let name = text[i + 1..close].trim();
+                    let inside = text[i + 1..close].trim();
+                    let at = Span::new(i, close + 1);
+                    let (name, form) = if let Some(n) = inside.strip_suffix('?') {
+                        (n.trim(), Form::Unique)
+                    } else if let Some(n) = inside
+                        .strip_prefix("file(")
+                        .and_then(|n| n.strip_suffix(')'))
+                    {
+                        (n.trim(), Form::File)
+                    } else if let Some(n) = inside
+                        .strip_prefix("rank(")
+                        .and_then(|n| n.strip_suffix(')'))
+                    {
+                        (n.trim(), Form::Rank)
+                    } else {
+                        (inside, Form::Value)
+                    };
                     let (ty, slot) = scope.local(name).ok_or_else(|| {
                         self.lang(
                             code,
-                            LangError::new(
-                                Span::new(i, close + 1),
-                                format!("`{name}` is not bound in this action"),
-                            )
-                            .label("a notation prints names bound by `choose`"),
+                            LangError::new(at, format!("`{name}` is not bound in this action"))
+                                .label("a notation prints names bound by `choose`"),
                         )
                     })?;
+                    if form != Form::Value && ty != Type::Cell {
+                        return Err(self.lang(
+                            code,
+                            LangError::new(at, format!("`{name}` is not a cell"))
+                                .label("`{x?}`, `{file(x)}` and `{rank(x)}` print part of a cell"),
+                        ));
+                    }
+                    if form == Form::Unique && !short {
+                        return Err(self.lang(
+                            code,
+                            LangError::new(at, format!("`{{{name}?}}` in a `notation`"))
+                                .label("`{x?}` is written in a `short` notation only"),
+                        ));
+                    }
                     if !literal.is_empty() {
                         pieces.push(NotationPiece::Text(std::mem::take(&mut literal)));
                     }
-                    pieces.push(NotationPiece::Value(slot, ty));
+                    pieces.push(match form {
+                        Form::Value => NotationPiece::Value(slot, ty),
+                        Form::File => NotationPiece::File(slot),
+                        Form::Rank => NotationPiece::Rank(slot),
+                        Form::Unique => NotationPiece::Unique(slot),
+                    });
                     while chars.peek().is_some_and(|c| c.0 <= close) {
                         chars.next();
                     }
@@ -420,4 +469,17 @@ impl Compiler<'_> {
         }
         Ok(pieces)
     }
+}
+
+/// What a template's `{...}` prints of a bound value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// `{x}`: the whole value.
+    Value,
+    /// `{file(x)}`: a cell's file letter.
+    File,
+    /// `{rank(x)}`: a cell's rank.
+    Rank,
+    /// `{x?}`: as much of a cell as tells the ply apart.
+    Unique,
 }

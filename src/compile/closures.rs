@@ -73,7 +73,7 @@ pub fn lower_game(game: &mut Game, k: &dyn Lowering) {
             if let Some(check) = &mut part.check {
                 k.wrap(check);
             }
-            for case in &mut part.notation {
+            for case in part.cases_mut() {
                 if let Some(when) = &mut case.when {
                     k.wrap(when);
                 }

@@ -60,7 +60,11 @@ impl Compiler<'_> {
         }
         board.hexagonal = spec.hexagonal;
         if let Some(code) = &spec.numbers {
-            board.numbers = Some(self.cell_numbers(&board, code, params)?);
+            board.numbers = Some(self.cell_numbers(&board, code, params, "numbers", false)?);
+        }
+        if let Some(code) = &spec.marks {
+            let marks = self.cell_numbers(&board, code, params, "marks", true)?;
+            board.marks = Some(marks.into_iter().map(|m| m != 0).collect());
         }
         let allowed = if spec.hexagonal {
             board::HEXAGONAL
@@ -115,13 +119,15 @@ impl Compiler<'_> {
         Ok(board)
     }
 
-    /// `numbers`: the constant number over `file` and `rank` of every cell, in cell
-    /// order.
+    /// `numbers` (or, with `condition`, `marks`): the constant number (or condition, 1
+    /// for true) over `file` and `rank` of every cell, in cell order.
     fn cell_numbers(
         &self,
         board: &Board,
         code: &Code,
         params: &[ParamValue],
+        key: &str,
+        condition: bool,
     ) -> Result<Vec<i64>, Box<Diagnostic>> {
         let e = self.parse_expr(code)?;
         board
@@ -132,14 +138,20 @@ impl Compiler<'_> {
                     params,
                     cell: Some((file as i64, rank as i64)),
                 };
-                match constant::eval(&e, &env) {
-                    Ok(Const::Int(n)) => Ok(n),
-                    Ok(Const::Bool(_)) => Err(self.at(
+                match (constant::eval(&e, &env), condition) {
+                    (Ok(Const::Int(n)), false) => Ok(n),
+                    (Ok(Const::Bool(b)), true) => Ok(i64::from(b)),
+                    (Ok(Const::Bool(_)), false) => Err(self.at(
                         code.span(),
-                        "`numbers` must be a number over `file` and `rank`",
+                        format!("`{key}` must be a number over `file` and `rank`"),
                         "this is a condition",
                     )),
-                    Err(err) => Err(self.lang(code, err)),
+                    (Ok(Const::Int(_)), true) => Err(self.at(
+                        code.span(),
+                        format!("`{key}` must be a condition over `file` and `rank`"),
+                        "this is a number",
+                    )),
+                    (Err(err), _) => Err(self.lang(code, err)),
                 }
             })
             .collect()

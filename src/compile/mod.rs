@@ -25,7 +25,9 @@ use toml::Spanned;
 use crate::engine::action::{Action, PartCode};
 use crate::engine::board::{self, Board, DIRECTION_SETS, DIRECTIONS, MAX_SIDE};
 use crate::engine::check_before::CheckBefore;
-use crate::engine::game::{Draw, Game, KindInfo, ParamValue, Per, PieceShape, VarInfo};
+use crate::engine::game::{
+    Draw, Game, KindInfo, ParamValue, Per, PieceShape, PositionText, TextField, TextVar, VarInfo,
+};
 use crate::engine::lowering::Lowering;
 use crate::engine::natives;
 use crate::engine::overlay::Overlay;
@@ -549,6 +551,7 @@ impl Compiler<'_> {
             eval_cutoff,
             max_plies,
             vars: var_info,
+            position_text: None,
             turn_vars: (turn_first, turn_inits),
             initial,
             start_position: None,
@@ -586,11 +589,104 @@ impl Compiler<'_> {
                 }
             }
         }
+        game.position_text = (f.position_text.as_ref())
+            .map(|spec| self.position_text(spec, &game))
+            .transpose()?;
         // The first player is subject to the stuck rule like any other.
         let mut initial = game.initial.clone();
         game.settle(&mut initial);
         game.initial = initial;
         Ok(game)
+    }
+}
+
+impl Compiler<'_> {
+    /// `[position_text]` checked against the game: a single character per symbol that is
+    /// not a digit, `/` or a space (the board field must read back), a text per seat,
+    /// and variables of the types each field writes.
+    fn position_text(
+        &self,
+        spec: &schema::PositionTextSpec,
+        game: &Game,
+    ) -> Result<PositionText, Box<Diagnostic>> {
+        let header = self.find_key("position_text", 0..0);
+        for kind in &game.kinds {
+            if let Some(bad) = (kind.symbols.iter()).find(|s| {
+                s.chars().count() != 1
+                    || s.contains(|c: char| {
+                        c.is_ascii_digit() || c.is_whitespace() || "/.+*@=#;-".contains(c)
+                    })
+            }) {
+                return Err(self.at(
+                    header,
+                    format!(
+                        "the symbol `{bad}` of `{}` cannot be written in a position text",
+                        kind.name
+                    ),
+                    "a position text needs one character per symbol, not a digit, a space or one of / . + * @ = # ; -",
+                ));
+            }
+        }
+        let mut fields = Vec::new();
+        for field in &spec.fields {
+            let at = field.span();
+            let f = field.get_ref();
+            let fail = |message: String| self.at(at.clone(), message, "in this field");
+            let var = |name: &str, ty: Type| -> Result<TextVar, Box<Diagnostic>> {
+                let (slot, found) = game.var_slot(name).map_err(&fail)?;
+                if found != ty {
+                    return Err(fail(format!(
+                        "`{name}` holds {found}, this field writes {ty}"
+                    )));
+                }
+                Ok(TextVar {
+                    name: name.trim().to_string(),
+                    slot,
+                })
+            };
+            let given = usize::from(f.mover.is_some())
+                + usize::from(f.flags.is_some())
+                + usize::from(f.cell.is_some())
+                + usize::from(f.since.is_some())
+                + usize::from(f.round);
+            if given != 1 {
+                return Err(fail(
+                    "a field is one of `mover`, `flags`, `cell`, `since` or `round = true`".into(),
+                ));
+            }
+            fields.push(if let Some(mover) = &f.mover {
+                let texts = (game.players.iter())
+                    .map(|p| {
+                        (mover.get(p).cloned())
+                            .filter(|t| !t.is_empty() && !t.contains(char::is_whitespace))
+                            .ok_or_else(|| fail(format!("`mover` needs a word for `{p}`")))
+                    })
+                    .collect::<Result<_, _>>()?;
+                TextField::Mover(texts)
+            } else if let Some(flags) = &f.flags {
+                let mut out = Vec::new();
+                for (letter, name) in flags {
+                    let mut chars = letter.chars();
+                    let (Some(c), None) = (chars.next(), chars.next()) else {
+                        return Err(fail(format!("`{letter}`: a flag is one letter")));
+                    };
+                    if c == '-' || c.is_whitespace() || out.iter().any(|&(o, _)| o == c) {
+                        return Err(fail(format!(
+                            "`{letter}`: a flag's letter is unique, not `-`"
+                        )));
+                    }
+                    out.push((c, var(name, Type::Bool)?));
+                }
+                TextField::Flags(out)
+            } else if let Some(name) = &f.cell {
+                TextField::Cell(var(name, Type::Cell)?)
+            } else if let Some(name) = &f.since {
+                TextField::Since(var(name, Type::Int)?)
+            } else {
+                TextField::Round
+            });
+        }
+        Ok(PositionText { fields })
     }
 }
 

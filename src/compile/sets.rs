@@ -82,7 +82,7 @@ pub fn optimise(game: &mut Game, fold_steps: bool) {
                 0
             };
             effects.push(edits(&part.effect, kept));
-            for case in &mut part.notation {
+            for case in part.cases_mut() {
                 if let Some(when) = &mut case.when {
                     pass.node(when);
                 }

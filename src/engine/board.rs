@@ -57,6 +57,9 @@ pub struct Board {
     /// For each cell, the number a picture writes in it (`numbers` in `[board]`), if the
     /// file gives one: only pictures read it, for games whose notation numbers cells.
     pub numbers: Option<Vec<i64>>,
+    /// For each cell, whether the board is marked there (`marks` in `[board]`: star
+    /// points), if the file marks any: only drawings read it.
+    pub marks: Option<Vec<bool>>,
     /// For each cell: (file, rank), both counted from 1.
     pub coords: Vec<(u8, u8)>,
     /// For each cell: its name, such as `c3`.
@@ -130,6 +133,7 @@ impl Board {
             ranks,
             hexagonal: false,
             numbers: None,
+            marks: None,
             coords,
             names,
             file_letters: ('a'..='z').collect(),

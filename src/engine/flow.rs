@@ -8,6 +8,7 @@ use super::generate::{Any, Count};
 use super::natives::Mut;
 use super::program::{Choice, EndResult, NotationPiece, Part, Repeat, Stuck, frame};
 use super::state::{Journal, NONE, Outcome, State};
+use crate::lang::types::Type;
 
 impl Game {
     /// Every legal ply of the position, in generation order (none once the game is over).
@@ -68,7 +69,7 @@ impl Game {
         state: &mut State,
         ply: &Ply,
         locals: &mut [i64],
-        mut text: Option<&mut String>,
+        mut text: Option<&mut Text>,
     ) {
         let me = state.to_move;
         let action = &self.actions[ply.action as usize];
@@ -112,25 +113,39 @@ impl Game {
     }
 
     /// Appends the text of one part just played: its first notation case whose `when`
-    /// holds.
-    fn write_part(
-        &self,
-        state: &State,
-        me: u8,
-        part: &Part,
-        locals: &mut [i64],
-        text: &mut String,
-    ) {
+    /// holds (of its short notation, if the text is short and the part has one).
+    fn write_part(&self, state: &State, me: u8, part: &Part, locals: &mut [i64], text: &mut Text) {
         let c = self.ctx(state, me);
-        let case = part
-            .notation
-            .iter()
-            .find(|case| case.when.as_ref().is_none_or(|w| eval(w, &c, locals) != 0));
+        let cases = match &part.short {
+            Some(short) if text.short => short,
+            _ => &part.notation,
+        };
+        let case =
+            (cases.iter()).find(|case| case.when.as_ref().is_none_or(|w| eval(w, &c, locals) != 0));
+        let coords = |v: i64| {
+            usize::try_from(v)
+                .ok()
+                .and_then(|c| self.board.coords.get(c))
+        };
         for piece in case.map_or(&[][..], |case| &case.pieces) {
             match piece {
-                NotationPiece::Text(t) => text.push_str(t),
+                NotationPiece::Text(t) => text.text.push_str(t),
                 NotationPiece::Value(slot, ty) => {
-                    text.push_str(&self.show(*ty, locals[*slot as usize]))
+                    text.text.push_str(&self.show(*ty, locals[*slot as usize]))
+                }
+                NotationPiece::File(slot) => {
+                    if let Some(&(file, _)) = coords(locals[*slot as usize]) {
+                        text.text.push(self.board.file_letter(file));
+                    }
+                }
+                NotationPiece::Rank(slot) => {
+                    if let Some(&(_, rank)) = coords(locals[*slot as usize]) {
+                        text.text.push_str(&rank.to_string());
+                    }
+                }
+                NotationPiece::Unique(slot) => {
+                    text.text.push(UNIQUE);
+                    text.unique.push(locals[*slot as usize]);
                 }
             }
         }
@@ -341,10 +356,19 @@ impl Game {
 
     /// The canonical text of a legal ply in this position.
     pub fn notation(&self, state: &State, ply: &Ply) -> String {
+        self.written(state, ply, false).text
+    }
+
+    /// A ply's text, long or short, as its parts write it (a short text with a marker
+    /// where each `{x?}` goes).
+    fn written(&self, state: &State, ply: &Ply, short: bool) -> Text {
         let action = &self.actions[ply.action as usize];
         let mut scratch = state.clone();
         let mut locals = frame(action.frame);
-        let mut text = String::new();
+        let mut text = Text {
+            short,
+            ..Text::default()
+        };
         self.replay(&mut scratch, ply, &mut locals, Some(&mut text));
         text
     }
@@ -358,6 +382,93 @@ impl Game {
             .collect();
         all.sort();
         all
+    }
+
+    /// Whether the file gives a short notation (`short` in some part): the form players
+    /// write by hand and game records keep.
+    pub fn has_short(&self) -> bool {
+        (self.actions.iter()).any(|a| a.parts.iter().any(|p| p.short.is_some()))
+    }
+
+    /// The short texts of `plies`, legal plies of the position that are all of them (a
+    /// `{x?}` tells a ply apart from the others whose short text has the same letters and
+    /// digits, its marks left out): each part's `short` notation, or its `notation`
+    /// where it has none.
+    pub fn short_notation(&self, state: &State, plies: &[Ply]) -> Vec<String> {
+        let written: Vec<Text> = (plies.iter())
+            .map(|p| self.written(state, p, true))
+            .collect();
+        // Plies alike but for their marks (`Qa2`, `Qa2+`) are told apart, as a player
+        // may type either without its marks.
+        let bare =
+            |t: &Text| -> String { t.text.chars().filter(|c| c.is_alphanumeric()).collect() };
+        let mut alike: std::collections::HashMap<String, Vec<usize>> = Default::default();
+        for (i, t) in written.iter().enumerate() {
+            alike.entry(bare(t)).or_default().push(i);
+        }
+        let coords = |v: i64| {
+            usize::try_from(v)
+                .ok()
+                .and_then(|c| self.board.coords.get(c))
+        };
+        (written.iter().enumerate())
+            .map(|(i, t)| {
+                let others: Vec<&Text> = (alike[&bare(t)].iter())
+                    .filter(|&&j| j != i)
+                    .map(|&j| &written[j])
+                    .collect();
+                let mut out = String::with_capacity(t.text.len());
+                let mut marks = t.unique.iter().enumerate();
+                for ch in t.text.chars() {
+                    if ch != UNIQUE {
+                        out.push(ch);
+                        continue;
+                    }
+                    let Some((k, &cell)) = marks.next() else {
+                        continue;
+                    };
+                    if others.is_empty() {
+                        continue;
+                    }
+                    let theirs: Vec<Option<&(u8, u8)>> = (others.iter())
+                        .map(|o| o.unique.get(k).and_then(|&c| coords(c)))
+                        .collect();
+                    match coords(cell) {
+                        Some(&(file, _))
+                            if theirs.iter().all(|o| o.is_none_or(|o| o.0 != file)) =>
+                        {
+                            out.push(self.board.file_letter(file))
+                        }
+                        Some(&(_, rank))
+                            if theirs.iter().all(|o| o.is_none_or(|o| o.1 != rank)) =>
+                        {
+                            out.push_str(&rank.to_string())
+                        }
+                        _ => out.push_str(&self.show(Type::Cell, cell)),
+                    }
+                }
+                out
+            })
+            .collect()
+    }
+
+    /// The legal plies with their short texts, sorted by text.
+    pub fn legal_with_short(&self, state: &State) -> Vec<(String, Ply)> {
+        let plies = self.legal_plies(state);
+        let mut all: Vec<(String, Ply)> = (self.short_notation(state, &plies).into_iter())
+            .zip(plies)
+            .collect();
+        all.sort();
+        all
+    }
+
+    /// The short text of one legal ply of the position.
+    pub fn short_text(&self, state: &State, ply: &Ply) -> String {
+        let legal = self.legal_plies(state);
+        match legal.iter().position(|p| p == ply) {
+            Some(i) => self.short_notation(state, &legal).swap_remove(i),
+            None => self.notation(state, ply),
+        }
     }
 
     /// Fails when two different legal plies share one text (case and spaces ignored): a
@@ -378,12 +489,56 @@ impl Game {
         Ok(())
     }
 
-    /// Finds the legal ply written `text` (case and extra spaces ignored).
+    /// The legal ply whose short text is `text`: with its case (`Bxc3` and `bxc3` differ
+    /// where a letter names a piece and a file), or failing that without, when one ply is
+    /// written so.
+    fn parse_short(&self, state: &State, text: &str) -> Option<Ply> {
+        let spaced = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+        let wanted = spaced(text);
+        let legal = self.legal_with_short(state);
+        if let Some((_, ply)) = legal.iter().find(|(t, _)| spaced(t) == wanted) {
+            return Some(ply.clone());
+        }
+        let wanted = normalize(text);
+        let mut same = legal.iter().filter(|(t, _)| normalize(t) == wanted);
+        match (same.next(), same.next()) {
+            (Some((_, ply)), None) => Some(ply.clone()),
+            _ => None,
+        }
+    }
+
+    /// Fails when two different legal plies share one short text (case kept, spaces
+    /// ignored): a fault of the file's `short` templates, which would leave a ply no
+    /// short name.
+    pub fn check_short(&self, state: &State) -> Result<(), String> {
+        let mut seen: std::collections::HashMap<String, &Ply> = Default::default();
+        let legal = self.legal_with_short(state);
+        for (text, ply) in &legal {
+            let key = text.split_whitespace().collect::<String>();
+            if let Some(other) = seen.insert(key, ply) {
+                return Err(format!(
+                    "two different plies are both written `{text}` in the short notation \
+                     (actions `{}` and `{}`): the game file's `short` must tell them apart",
+                    self.actions[other.action as usize].name,
+                    self.actions[ply.action as usize].name
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Finds the legal ply written `text` (case and extra spaces ignored), in the long
+    /// notation or, for a file that gives one, the short.
     pub fn parse_ply(&self, state: &State, text: &str) -> Result<Ply, IllegalPly> {
         let wanted = normalize(text);
         let legal = self.legal_with_notation(state);
         if let Some((_, ply)) = legal.iter().find(|(t, _)| normalize(t) == wanted) {
             return Ok(ply.clone());
+        }
+        if self.has_short()
+            && let Some(ply) = self.parse_short(state, text)
+        {
+            return Ok(ply);
         }
         // Plies that begin with what was typed come first (`d5` for `d5xa1`: a move
         // given without the capture it makes), then by how few letters differ.
@@ -423,6 +578,20 @@ pub enum EndCause {
     LastStanding,
     /// Nobody could play: every player passed, or the last one stuck lost.
     NoneCanPlay,
+}
+
+/// Where a short text's `{x?}` goes until the other legal plies are known.
+const UNIQUE: char = '\u{0}';
+
+/// A ply's text as its parts write it.
+#[derive(Default)]
+pub(super) struct Text {
+    /// The text.
+    pub text: String,
+    /// Whether each part writes its short notation (where it has one).
+    pub short: bool,
+    /// The cells of the `{x?}` written so far, in order.
+    pub unique: Vec<i64>,
 }
 
 /// How the rules ask whether the player to move has a legal ply (after every ply, and

@@ -146,7 +146,7 @@ pub fn fold<E: Walk>(
     }
 }
 
-/// `first` or `last` of a ray's cells made a set ([`Aggregate::along`]): the nearest (or
+/// `first` or `last` of a ray's cells made a set (`Aggregate::along`): the nearest (or
 /// farthest) cell of the set going in the direction, which is the lowest cell index going
 /// n, ne, e or nw (cells are numbered rank by rank), the highest the other ways.
 pub fn along<const W: usize>(set: Cells<W>, dir: Scalar, first: bool) -> Scalar {
@@ -163,7 +163,7 @@ pub fn along<const W: usize>(set: Cells<W>, dir: Scalar, first: bool) -> Scalar 
     })
 }
 
-/// The directions of a [`Domain::Steps`] in which `cell` has a link to a cell of
+/// The directions of a `Domain::Steps` in which `cell` has a link to a cell of
 /// `target`, in direction order.
 pub fn steps<const W: usize>(cell: Scalar, dirs: Scalar, target: Cells<W>) -> Elements {
     Box::new(move |c, l, out| {

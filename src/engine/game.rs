@@ -58,6 +58,38 @@ pub struct VarInfo {
     pub ty: Type,
 }
 
+/// A position written on one line (`[position_text]`): the board's ranks, top first,
+/// of single-character symbols with runs of empty cells as numbers, separated by `/`,
+/// then the fields, separated by spaces.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PositionText {
+    pub fields: Vec<TextField>,
+}
+
+/// One field of a [`PositionText`] after the board. A variable is kept by the name a
+/// diagram gives it (`short(white)`), which reading sets, and by its slot in
+/// `State::vars`, which writing reads.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TextField {
+    /// The text naming each seat, when it is to move.
+    Mover(Vec<String>),
+    /// A letter per true/false variable, `-` for none true.
+    Flags(Vec<(char, TextVar)>),
+    /// A cell variable; `-` for none.
+    Cell(TextVar),
+    /// A variable holding a turn; the field counts the turns played since.
+    Since(TextVar),
+    /// The turn in rounds of the players' turns, from 1.
+    Round,
+}
+
+/// A variable a [`TextField`] writes: its name as a diagram writes it, and its slot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextVar {
+    pub name: String,
+    pub slot: usize,
+}
+
 /// What a variable holds one value for: its slots in `State::vars` follow its first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Per {
@@ -197,6 +229,8 @@ pub struct Game {
     /// Every variable by name: its first slot in `State::vars`, whether it has one slot
     /// per player, and its type (for positions written by hand: see `record::diagram`).
     pub vars: Vec<VarInfo>,
+    /// How a position is written on one line, if the file says (`[position_text]`).
+    pub position_text: Option<PositionText>,
     /// The first slot of the turn variables in `State::vars` and their initial values.
     pub turn_vars: (usize, Vec<i64>),
     /// The position before the first ply.
@@ -323,6 +357,52 @@ impl Game {
             Some(height) => height.eval(&self.ctx(state, state.to_move), cell as i64),
             None => state.stacks()[cell].len() as i64,
         }
+    }
+
+    /// The slot in `State::vars` and the type of a variable named as a diagram and a
+    /// `[position_text]` name it: `NAME`, `NAME(SEAT)`, `NAME(KIND)` or
+    /// `NAME(SEAT, KIND)`.
+    pub fn var_slot(&self, target: &str) -> Result<(usize, Type), String> {
+        let (name, args) = match target.split_once('(') {
+            Some((name, rest)) => {
+                let args = rest.trim().strip_suffix(')').ok_or_else(|| {
+                    format!("`{target}`: expected NAME(SEAT), NAME(KIND) or NAME(SEAT, KIND)")
+                })?;
+                (name.trim(), args.split(',').map(str::trim).collect())
+            }
+            None => (target.trim(), Vec::new()),
+        };
+        let var = self.vars.iter().find(|v| v.name == name).ok_or_else(|| {
+            let names: Vec<&str> = self.vars.iter().map(|v| v.name.as_str()).collect();
+            format!(
+                "`{name}` is not a variable of this game; variables: {}",
+                names.join(", ")
+            )
+        })?;
+        let want = var.per.indices();
+        if args.len() != want.len() {
+            let form = match var.per {
+                Per::Game => format!("one variable: `{name}`"),
+                Per::Player => format!("a variable per player: `{name}(SEAT)`"),
+                Per::Kind => format!("a variable per piece kind: `{name}(KIND)`"),
+                Per::PlayerKind => {
+                    format!("a variable per player and piece kind: `{name}(SEAT, KIND)`")
+                }
+            };
+            return Err(format!("`{name}` is {form}"));
+        }
+        let mut indices = Vec::with_capacity(args.len());
+        for (arg, ty) in args.iter().zip(want) {
+            let found = match ty {
+                Type::Player => self.players.iter().position(|p| p == arg),
+                _ => self.kinds.iter().position(|k| k.name == *arg),
+            };
+            indices.push(found.ok_or_else(|| format!("`{arg}` is not {ty}"))?);
+        }
+        Ok((
+            var.slot as usize + var.per.offset(&indices, self.kinds.len()),
+            var.ty,
+        ))
     }
 
     /// A value as text: cells, players, kinds and directions by name.

@@ -536,6 +536,28 @@ pub struct SetBound {
 pub enum NotationPiece {
     Text(String),
     Value(u16, crate::lang::types::Type),
+    /// `{file(x)}`: the letter of the file of a bound cell (`e` for `e4`), for a short
+    /// text that names a file alone.
+    File(u16),
+    /// `{rank(x)}`: the number of the rank of a bound cell (`4` for `e4`).
+    Rank(u16),
+    /// `{x?}` (short notation only): as little of a bound cell as tells the ply apart
+    /// from the other legal plies whose short text is otherwise the same: nothing, its
+    /// file letter, its rank, or its whole name, the way players disambiguate by hand.
+    Unique(u16),
+}
+
+impl NotationPiece {
+    /// The local slot the piece prints, if it prints one.
+    pub fn slot(&self) -> Option<u16> {
+        match self {
+            NotationPiece::Text(_) => None,
+            NotationPiece::Value(s, _)
+            | NotationPiece::File(s)
+            | NotationPiece::Rank(s)
+            | NotationPiece::Unique(s) => Some(*s),
+        }
+    }
 }
 
 /// How a part repeats: a capture chain of any length as one ply.
@@ -588,6 +610,10 @@ pub struct Part {
     pub effect: Vec<Op>,
     pub check: Option<Node>,
     pub notation: Vec<NotationCase>,
+    /// The part's short notation (`short`), when the file gives one: what a player
+    /// writes with the fewest characters, told apart from the other legal plies only as
+    /// far as needed ([`NotationPiece::Unique`]).
+    pub short: Option<Vec<NotationCase>>,
     pub optional: bool,
     /// Whether (and how) the part is played again after itself: only an action's last
     /// part repeats, so a ply's values past the other parts are its repetitions'.
@@ -623,14 +649,25 @@ impl Part {
         fixed
     }
 
+    /// The cases of the part's notation and of its short notation.
+    pub fn cases(&self) -> impl Iterator<Item = &NotationCase> {
+        self.notation.iter().chain(self.short.iter().flatten())
+    }
+
+    /// [`Part::cases`], to be rewritten.
+    pub fn cases_mut(&mut self) -> impl Iterator<Item = &mut NotationCase> {
+        self.notation
+            .iter_mut()
+            .chain(self.short.iter_mut().flatten())
+    }
+
     /// Whether the part's effect, check or notation may read one of the local `slots`.
     pub fn played_reads_any(&self, slots: &[u16]) -> bool {
         self.effect.iter().any(|op| op.reads_any(slots))
             || self.check.as_ref().is_some_and(|c| c.reads_any(slots))
-            || self.notation.iter().any(|case| {
+            || self.cases().any(|case| {
                 case.when.as_ref().is_some_and(|w| w.reads_any(slots))
-                    || (case.pieces.iter())
-                        .any(|p| matches!(p, NotationPiece::Value(s, _) if slots.contains(s)))
+                    || (case.pieces.iter()).any(|p| p.slot().is_some_and(|s| slots.contains(&s)))
             })
     }
 

@@ -6,5 +6,7 @@
 pub mod diagram;
 pub mod file;
 pub mod ids;
+pub mod pgn;
+pub mod position_text;
 pub mod trace;
 pub mod transcript;

@@ -234,9 +234,17 @@ fn visible_width(text: &str) -> usize {
     width
 }
 
+/// A cell's text: its top piece's symbol (and height), or for an empty cell the number a
+/// game that numbers its cells gives it (`[board] numbers`: the number a player types),
+/// `+` on a marked cell (`[board] marks`: a star point), else `.`.
 fn cell_text(game: &Game, state: &State, cell: usize) -> String {
     let Some(top) = state.stacks()[cell].last() else {
-        return ".".into();
+        let board = &game.board;
+        if let Some(n) = board.numbers.as_ref().and_then(|n| n.get(cell)) {
+            return n.to_string();
+        }
+        let marked = board.marks.as_ref().and_then(|m| m.get(cell)) == Some(&true);
+        return if marked { "+" } else { "." }.into();
     };
     let symbol = symbol(game, top);
     match drawn_height(game, state, cell) {

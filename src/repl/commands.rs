@@ -66,6 +66,18 @@ pub const COMMANDS: &[Command] = &[
         help: "Writes the game as a transcript; `rulebook replay FILE` checks it and `rulebook play --load FILE` resumes it.",
     },
     Command {
+        name: "pgn",
+        summary: "write the game as a PGN record",
+        usage: "pgn FILE",
+        help: "Writes the game so far as a PGN record: the seven tags, the plies in the game's short notation with move numbers, the result (`*` while it goes on). For a game of two players whose file gives a short notation (`short`); `rulebook replay GAME.txt --pgn FILE` writes one from a transcript.",
+    },
+    Command {
+        name: "fen",
+        summary: "the position on one line",
+        usage: "fen",
+        help: "Prints the position as the game file's `[position_text]` writes it (FEN, for a game that declares it), the text `--position` reads back.",
+    },
+    Command {
         name: "svg",
         summary: "write a picture of the position",
         usage: "svg FILE",

@@ -719,17 +719,21 @@ fn describe(variant: &Variant, parts: &[PartRef], gate: Gate, pinned: &[Pinned])
 /// that names one ply alone. The error holds the closest legal texts.
 pub fn typed_ply(game: &Game, state: &State, text: &str) -> Result<Ply, Vec<String>> {
     game.parse_ply(state, text).or_else(|e| {
-        let legal = game.legal_with_notation(state);
+        let mut legal = game.legal_with_notation(state);
+        if game.has_short() {
+            legal.extend(game.legal_with_short(state));
+        }
+        // One ply, however many of its texts (long and short) match.
         let only = |key: &dyn Fn(&str) -> String| -> Option<Ply> {
             let wanted = key(text);
             if wanted.is_empty() {
                 return None;
             }
-            let mut same = legal.iter().filter(|(t, _)| key(t) == wanted);
-            match (same.next(), same.next()) {
-                (Some((_, ply)), None) => Some(ply.clone()),
-                _ => None,
-            }
+            let mut same = (legal.iter())
+                .filter(|(t, _)| key(t) == wanted)
+                .map(|(_, ply)| ply);
+            let first = same.next()?;
+            same.all(|ply| ply == first).then(|| first.clone())
         };
         only(&squash).or_else(|| only(&loose)).ok_or(e.closest)
     })

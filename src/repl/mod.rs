@@ -29,6 +29,7 @@ use crate::engine::state::State;
 use crate::load::{Failure, GameArgsRef, load_game};
 use crate::record::file::{Named, check_paths, write_output};
 use crate::record::transcript::{Entry, Transcript, closest_plies};
+use crate::record::{pgn, position_text};
 use crate::render::board::{legend, render_marked, use_colour};
 use crate::render::order::sort_natural;
 use crate::render::picture;
@@ -755,6 +756,13 @@ impl Session {
                 "" => Reply::say("usage: save FILE"),
                 path => Reply::say(self.save(path).unwrap_or_else(|e| e)),
             },
+            "pgn" => match rest {
+                "" => Reply::say("usage: pgn FILE"),
+                path => Reply::say(self.record(path).unwrap_or_else(|e| e)),
+            },
+            "fen" => {
+                Reply::say(position_text::write(&self.game, self.state()).unwrap_or_else(|e| e))
+            }
             "svg" => match rest {
                 "" => Reply::say("usage: svg FILE"),
                 path => Reply::say(self.picture(path).unwrap_or_else(|e| e)),
@@ -1053,6 +1061,15 @@ impl Session {
         write_output(path, picture::svg(&self.game, self.state(), before))
             .map_err(|e| format!("cannot write the picture to {path}: {e}"))?;
         Ok(format!("picture written to {path}"))
+    }
+
+    /// Writes the game so far as a PGN record to `path`, unless `path` is the game file
+    /// or the position file.
+    fn record(&self, path: &str) -> Result<String, String> {
+        self.check_output("pgn", path)?;
+        let text = pgn::write(&self.game, &self.transcript(), &self.states)?;
+        write_output(path, text).map_err(|e| format!("cannot write the record to {path}: {e}"))?;
+        Ok(format!("PGN record written to {path}"))
     }
 
     /// Refuses an output of the command `what` on the game file or the position file.

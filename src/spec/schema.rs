@@ -40,6 +40,34 @@ pub struct GameFile {
     pub stuck: Vec<EndSpec>,
     pub scoring: Option<ScoringSpec>,
     pub eval: Option<EvalSpec>,
+    pub position_text: Option<PositionTextSpec>,
+}
+
+/// `[position_text]`: a position written on one line, the pieces' symbols rank by rank
+/// and then the fields listed, for `--position`, `fen` in `play` and
+/// game records.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PositionTextSpec {
+    pub fields: Vec<Spanned<TextFieldSpec>>,
+}
+
+/// One field after the board of a `[position_text]`: exactly one of its keys.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TextFieldSpec {
+    /// The text per seat that names the player to move.
+    pub mover: Option<BTreeMap<String, String>>,
+    /// A letter per true/false variable (`["K", "short(white)"]`), those true written in
+    /// order, `-` when none is.
+    pub flags: Option<Vec<(String, String)>>,
+    /// A cell variable by name, `-` for none.
+    pub cell: Option<String>,
+    /// A variable holding a turn: the field is the number of turns played since.
+    pub since: Option<String>,
+    /// The turn counted in rounds of every player's turn, from 1.
+    #[serde(default)]
+    pub round: bool,
 }
 
 /// `[game]`: the name, the rules text and interpreter settings.
@@ -105,6 +133,9 @@ pub struct BoardSpec {
     /// A number over `file` and `rank` written in each cell of a picture, for a game
     /// whose notation numbers its cells (default: none).
     pub numbers: Option<Code>,
+    /// A condition over `file` and `rank`: the cells marked on the board as players'
+    /// boards mark them (star points), drawn on an empty cell (default: none).
+    pub marks: Option<Code>,
 }
 
 /// One entry of `board.links`: grid links (`dirs`, `where`) or explicit lines (`join`).
@@ -318,6 +349,9 @@ pub struct ActionSpec {
     pub effect: Option<Code>,
     pub check: Option<Code>,
     pub notation: NotationSpec,
+    /// The part's short notation, as players write a ply with the fewest characters
+    /// (the same form as `notation`; a part without one writes its `notation` there).
+    pub short: Option<NotationSpec>,
     /// Why a ply breaks a condition, said when `play` explains a refused ply: a sentence
     /// per name the part's `choose` binds (its collection and filter), `where` (its `where`
     /// bindings) or `check`.
@@ -349,6 +383,9 @@ pub struct PartSpec {
     pub effect: Option<Code>,
     pub check: Option<Code>,
     pub notation: NotationSpec,
+    /// The part's short notation, as players write a ply with the fewest characters
+    /// (the same form as `notation`; a part without one writes its `notation` there).
+    pub short: Option<NotationSpec>,
     /// Why a ply breaks a condition, said when `play` explains a refused ply: a sentence
     /// per name the part's `choose` binds (its collection and filter), `where` (its `where`
     /// bindings) or `check`.

@@ -238,6 +238,15 @@ impl Layout {
                 }
             }
         }
+        for c in (0..board.len()).filter(|&c| board.marks.as_ref().is_some_and(|m| m[c])) {
+            let (x, y) = self.centres[c];
+            let _ = writeln!(
+                out,
+                "<circle class=\"point star\" cx=\"{}\" cy=\"{}\" r=\"8\"/>",
+                num(x),
+                num(y)
+            );
+        }
         for c in 0..board.len() {
             let Some(n) = number(c) else { continue };
             let (x, y) = self.centres[c];
