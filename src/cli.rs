@@ -1353,6 +1353,12 @@ pub fn replay(
             .0;
         game.start_position = Some(position.clone());
     }
+    // A game a ply cap cut (`selfplay --max-plies`, say) ends where its plies do: it was
+    // played with a cap of that many plies, which the file need not have.
+    if t.result.ends_with("(ply cap)") {
+        let plies = u32::try_from(t.plies.len()).unwrap_or(u32::MAX);
+        game.max_plies = Some(game.initial.plies.saturating_add(plies));
+    }
     // The game file read again, to say what refuses a ply and why the game ended.
     let variant = Variant::of(&file, &game);
     let mut drawn = String::new();

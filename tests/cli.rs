@@ -326,6 +326,38 @@ fn selfplay_ply_cap_is_reported_as_such() {
 }
 
 #[test]
+fn a_transcript_cut_by_a_ply_cap_replays_to_the_same_end() {
+    // `--max-plies` is the command's cap, not the file's: the transcript says `draw (ply
+    // cap)`, and replay must end the game where its plies end, not call it unfinished.
+    let dir = crate::common::Scratch::new("cap-replay");
+    let path = dir.join("t.txt");
+    let out = rulebook()
+        .args([
+            "selfplay",
+            "games/staqs.toml",
+            "--seed",
+            "3",
+            "--max-plies",
+            "6",
+        ])
+        .arg("--transcript")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", crate::common::stderr(&out));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("result: draw (ply cap)"), "{text}");
+    let out = rulebook().arg("replay").arg(&path).output().unwrap();
+    assert!(out.status.success(), "{}", crate::common::stderr(&out));
+    // The cap is read from the result only: the same plies headed `unfinished` replay
+    // as the unfinished game they are under the file's own cap.
+    let longer = text.replacen("result: draw (ply cap)", "result: unfinished", 1);
+    std::fs::write(&path, longer).unwrap();
+    let out = rulebook().arg("replay").arg(&path).output().unwrap();
+    assert!(out.status.success(), "{}", crate::common::stderr(&out));
+}
+
+#[test]
 fn seeded_selfplay_transcripts() {
     assert_cmd_snapshot!(
         "selfplay_bounce_6x6_seed_1",
