@@ -12,9 +12,7 @@ use rulebook::compile;
 use rulebook::engine::board::{self, CellId};
 use rulebook::engine::cellset::{self, WORDS};
 use rulebook::engine::effect::Effect;
-use rulebook::engine::eval::{
-    call_effect, each, eval, extreme_height, for_each, heights_near, slide, with_cells,
-};
+use rulebook::engine::eval::{call_effect, each, eval, for_each, heights_near, slide, with_cells};
 use rulebook::engine::game::Game;
 use rulebook::engine::hooks::groups;
 use rulebook::engine::lowering::{Lowering, read_at_once};
@@ -163,8 +161,9 @@ fn binary(op: BinOp, a: &Node, b: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
     }
 }
 
-/// An aggregate's value. Over a set of cells with no filter left, `count` is a popcount
-/// and `any` a test for an empty set.
+/// An aggregate's value: the elements in order, the filter and the body evaluated for
+/// each (a set of cells with neither is read as a set: its count, whether it is empty, its
+/// first or last cell, nearest first along a ray).
 fn aggregate(agg: &Aggregate, c: &Ctx, locals: &mut [i64]) -> i64 {
     if let (Domain::Cells(set), None, None) = (&agg.domain, &agg.filter, &agg.body) {
         let at = |x: Option<usize>| x.map_or(NONE, |x| x as i64);
@@ -189,13 +188,6 @@ fn aggregate(agg: &Aggregate, c: &Ctx, locals: &mut [i64]) -> i64 {
             AggOp::Last => return with_cells(set, c, locals, |s, _| at(cellset::last(s))),
             _ => {}
         }
-    }
-    if let (Domain::Cells(set), None, Some(Node::Height(x)), AggOp::Min | AggOp::Max) =
-        (&agg.domain, &agg.filter, &agg.body, agg.op)
-        && matches!(**x, Node::Local(s) if s == agg.slot)
-        && c.state.of_height(0).is_some()
-    {
-        return height_extreme(set, agg.op == AggOp::Max, c, locals);
     }
     let mut acc: Option<i64> = None;
     let mut count = 0i64;
@@ -247,14 +239,6 @@ fn aggregate(agg: &Aggregate, c: &Ctx, locals: &mut [i64]) -> i64 {
         AggOp::First | AggOp::Last => acc.unwrap_or(NONE),
         _ => count,
     }
-}
-
-/// The least (or, with `max`, the greatest) height of a stack in `set` (0 for no cell),
-/// from the position's cells by height: a few intersections instead of a height per cell.
-fn height_extreme(set: &SetExpr, max: bool, c: &Ctx, locals: &mut [i64]) -> i64 {
-    with_cells(set, c, locals, |s, _| {
-        extreme_height(s, max, c.state).map_or(0, |h| h as i64)
-    })
 }
 
 /// The words of a cached set, as an array of the board's size.

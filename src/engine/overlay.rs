@@ -496,7 +496,7 @@ fn over<const W: usize>(
 
 /// A set that says of a cell only what the cell's own stack says (given values that read
 /// no stack), made to answer for one cell from what its stack shows ([`Seen`]), as the
-/// set's code would (`eval::leaf`): the stack tests and kinds held it asks for as masks,
+/// set's code would: the stack tests and kinds held it asks for as masks,
 /// and its other terms.
 #[derive(Clone, Debug)]
 struct Probe {
