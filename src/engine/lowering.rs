@@ -8,7 +8,7 @@
 //! (`compile::compile_reference`).
 
 use super::effect::Effect;
-use super::program::{Domain, Node, Op, SetExpr};
+use super::program::{ChildMut, Domain, Node, Op, SetExpr};
 
 /// Turns a program's expressions, sets and statements into code. The traversals are
 /// shared: an implementation says how one expression, one set and one statement list
@@ -27,49 +27,10 @@ pub trait Lowering {
 
     /// Wraps the parts of an expression: what an expression keeps beside its code.
     fn wrap_inside(&self, node: &mut Node) {
-        match node {
-            Node::Const(_)
-            | Node::Local(_)
-            | Node::Var(_)
-            | Node::Me
-            | Node::Repetitions
-            | Node::BoardRepeated
-            | Node::Code(_) => {}
-            Node::VarAt(_, x)
-            | Node::Not(x)
-            | Node::Neg(x)
-            | Node::Owner(x)
-            | Node::Empty(x)
-            | Node::Top(x)
-            | Node::Height(x)
-            | Node::File(x)
-            | Node::Rank(x) => self.wrap(x),
-            Node::Pair(_, a, b)
-            | Node::Binary(_, a, b)
-            | Node::Count(a, b)
-            | Node::Has(a, b)
-            | Node::Step(a, b)
-            | Node::Groups(a, b)
-            | Node::Bind(_, a, b) => {
-                self.wrap(a);
-                self.wrap(b);
-            }
-            Node::If(a, b, c) => {
-                self.wrap(a);
-                self.wrap(b);
-                self.wrap(c);
-            }
-            Node::Call(_, args, _) | Node::List(args) => args.iter_mut().for_each(|a| self.wrap(a)),
-            Node::Agg(agg) => {
-                self.domain(&mut agg.domain);
-                for n in [&mut agg.filter, &mut agg.body, &mut agg.along]
-                    .into_iter()
-                    .flatten()
-                {
-                    self.wrap(n);
-                }
-            }
-        }
+        node.each_child_mut(|child| match child {
+            ChildMut::Node(n) => self.wrap(n),
+            ChildMut::Domain(d) => self.domain(d),
+        });
     }
 
     /// Wraps the expressions a set holds (its terms stay sets, read through its code).

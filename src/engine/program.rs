@@ -93,11 +93,27 @@ impl Node {
     /// Whether evaluating this expression may read one of the local `slots`.
     pub fn reads_any(&self, slots: &[u16]) -> bool {
         match self {
-            Node::Const(_) | Node::Var(_) | Node::Me | Node::Repetitions | Node::BoardRepeated => {
-                false
-            }
             Node::Local(i) => slots.contains(i),
             Node::Code(code) => code.node.reads_any(slots),
+            _ => self.any_child(|child| match child {
+                Child::Node(n) => n.reads_any(slots),
+                Child::Domain(d) => d.reads_any(slots),
+            }),
+        }
+    }
+
+    /// Whether `f` holds for any part of the expression one level down (its operands, an
+    /// aggregate's collection, filter, body and direction; a compiled expression's parts
+    /// are its code's business, and names and constants have none).
+    pub fn any_child(&self, mut f: impl FnMut(Child<'_>) -> bool) -> bool {
+        match self {
+            Node::Const(_)
+            | Node::Local(_)
+            | Node::Var(_)
+            | Node::Me
+            | Node::Repetitions
+            | Node::BoardRepeated
+            | Node::Code(_) => false,
             Node::VarAt(_, x)
             | Node::Not(x)
             | Node::Neg(x)
@@ -106,24 +122,81 @@ impl Node {
             | Node::Top(x)
             | Node::Height(x)
             | Node::File(x)
-            | Node::Rank(x) => x.reads_any(slots),
+            | Node::Rank(x) => f(Child::Node(x)),
             Node::Binary(_, a, b)
             | Node::Pair(_, a, b)
             | Node::Count(a, b)
             | Node::Has(a, b)
             | Node::Step(a, b)
-            | Node::Groups(a, b) => a.reads_any(slots) || b.reads_any(slots),
-            Node::If(a, b, c) => a.reads_any(slots) || b.reads_any(slots) || c.reads_any(slots),
-            Node::Bind(_, value, body) => value.reads_any(slots) || body.reads_any(slots),
-            Node::Call(_, args, _) | Node::List(args) => args.iter().any(|a| a.reads_any(slots)),
+            | Node::Groups(a, b)
+            | Node::Bind(_, a, b) => f(Child::Node(a)) || f(Child::Node(b)),
+            Node::If(a, b, c) => f(Child::Node(a)) || f(Child::Node(b)) || f(Child::Node(c)),
+            Node::Call(_, args, _) | Node::List(args) => args.iter().any(|a| f(Child::Node(a))),
             Node::Agg(agg) => {
-                agg.domain.reads_any(slots)
+                f(Child::Domain(&agg.domain))
                     || [&agg.filter, &agg.body, &agg.along]
-                        .iter()
-                        .any(|n| n.as_ref().is_some_and(|n| n.reads_any(slots)))
+                        .into_iter()
+                        .flatten()
+                        .any(|n| f(Child::Node(n)))
             }
         }
     }
+
+    /// Calls `f` with each part of the expression one level down, as [`Node::any_child`]
+    /// names them, to change it.
+    pub fn each_child_mut(&mut self, mut f: impl FnMut(ChildMut<'_>)) {
+        match self {
+            Node::Const(_)
+            | Node::Local(_)
+            | Node::Var(_)
+            | Node::Me
+            | Node::Repetitions
+            | Node::BoardRepeated
+            | Node::Code(_) => {}
+            Node::VarAt(_, x)
+            | Node::Not(x)
+            | Node::Neg(x)
+            | Node::Owner(x)
+            | Node::Empty(x)
+            | Node::Top(x)
+            | Node::Height(x)
+            | Node::File(x)
+            | Node::Rank(x) => f(ChildMut::Node(x)),
+            Node::Binary(_, a, b)
+            | Node::Pair(_, a, b)
+            | Node::Count(a, b)
+            | Node::Has(a, b)
+            | Node::Step(a, b)
+            | Node::Groups(a, b)
+            | Node::Bind(_, a, b) => {
+                f(ChildMut::Node(a));
+                f(ChildMut::Node(b));
+            }
+            Node::If(a, b, c) => [a, b, c].into_iter().for_each(|n| f(ChildMut::Node(n))),
+            Node::Call(_, args, _) | Node::List(args) => {
+                args.iter_mut().for_each(|a| f(ChildMut::Node(a)))
+            }
+            Node::Agg(agg) => {
+                f(ChildMut::Domain(&mut agg.domain));
+                [&mut agg.filter, &mut agg.body, &mut agg.along]
+                    .into_iter()
+                    .flatten()
+                    .for_each(|n| f(ChildMut::Node(n)));
+            }
+        }
+    }
+}
+
+/// A part of an expression one level down ([`Node::any_child`]).
+pub enum Child<'a> {
+    Node(&'a Node),
+    Domain(&'a Domain),
+}
+
+/// A part of an expression one level down, to change ([`Node::each_child_mut`]).
+pub enum ChildMut<'a> {
+    Node(&'a mut Node),
+    Domain(&'a mut Domain),
 }
 
 impl Op {
