@@ -1340,7 +1340,7 @@ pub fn replay(
             }
         )));
     }
-    let params: Vec<(String, String)> = t.params.clone();
+    let params = t.param_overrides(&source);
     let mut game = compile::compile(&source, &params).map_err(|d| {
         Failure(format!(
             "{shown}: the game file `{}`: {d}",

@@ -12,10 +12,15 @@ use crate::reference::go::{Go, Move};
 use crate::reference::{GameResult, Reference};
 use crate::traces::{check_seeds, compare_perft, compare_perft_midgame};
 
+/// Go on a `size` board with a komi of `komi` tenths of a point (what the score
+/// expressions see); the parameter is typed in points.
 fn go(size: usize, komi: i64) -> Game {
     common::game(
         "go",
-        &[("size", &size.to_string()), ("komi", &komi.to_string())],
+        &[
+            ("size", &size.to_string()),
+            ("komi", &format!("{}.{}", komi / 10, komi % 10)),
+        ],
     )
 }
 
@@ -29,7 +34,7 @@ fn go_9x9_traces_match_reference() {
         &go(9, 75),
         0..50,
         || Go::new(9, 75),
-        json!({"size": 9, "komi": 75}),
+        json!({"size": 9, "komi": 7.5}),
     );
 }
 
@@ -43,7 +48,7 @@ fn go_5x5_traces_match_reference() {
         &go(5, 0),
         0..100,
         || Go::new(5, 0),
-        json!({"size": 5, "komi": 0}),
+        json!({"size": 5, "komi": 0.0}),
     );
 }
 
@@ -253,4 +258,78 @@ fn scores_are_shown_in_points() {
         text.contains("scores: black 0.0 points; white 7.5 points"),
         "{text}"
     );
+}
+
+/// Komi is typed in points, to a tenth (`[params] scale = 10`): `--param komi=6.5` gives
+/// white 6.5 points on an empty board, a whole number is whole points, and a hundredth is
+/// refused with what the parameter takes. Transcripts write it in points too.
+#[test]
+fn komi_is_typed_in_points() {
+    for (typed, shown) in [("6.5", "6.5"), ("6", "6.0"), ("0.5", "0.5"), ("0", "0.0")] {
+        let out = common::run_with_stdin(
+            common::rulebook().args([
+                "play",
+                "games/go.toml",
+                "--seed",
+                "1",
+                "--param",
+                &format!("komi={typed}"),
+                "--seat",
+                "black=human",
+                "--seat",
+                "white=human",
+            ]),
+            "pass\npass\nsave target/tmp/komi.txt\nquit\nn\n",
+        );
+        let text = common::stdout(&out);
+        assert!(
+            text.contains(&format!("scores: black 0.0 points; white {shown} points")),
+            "komi={typed}: {text}"
+        );
+        let saved = std::fs::read_to_string("target/tmp/komi.txt").unwrap();
+        assert!(saved.contains(&format!("param komi: {shown}\n")), "{saved}");
+    }
+    for bad in ["6.55", "7.", "seven", "-1", "100.5"] {
+        let out = common::rulebook()
+            .args(["perft", "games/go.toml", "--depth", "1", "--param"])
+            .arg(format!("komi={bad}"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "komi={bad} was taken");
+        assert!(
+            err.contains("a number with at most 1 decimal") || err.contains("from 0.0 to 100.0"),
+            "komi={bad}: {err}"
+        );
+    }
+}
+
+/// A transcript saved before parameters had a scale wrote komi in tenths (`param komi:
+/// 75`): it still replays as the game it was, 7.5 points, and so does the new form.
+#[test]
+fn a_transcript_with_komi_in_tenths_replays_as_before() {
+    for (header, white) in [("75", "7.5"), ("7.5", "7.5"), ("60", "6.0"), ("6.0", "6.0")] {
+        let path = format!("target/tmp/komi-{header}.txt");
+        std::fs::create_dir_all("target/tmp").unwrap();
+        std::fs::write(
+            &path,
+            format!(
+                "# rulebook transcript\ngame: Go\nfile: games/go.toml\nparam komi: {header}\n\
+                 param size: 9\nseat black: human\nseat white: human\nseed: 1\n\
+                 result: white won\n\n1. black pass  # human\n2. white pass  # human\n"
+            ),
+        )
+        .unwrap();
+        let out = common::rulebook().args(["replay", &path]).output().unwrap();
+        let text = common::stdout(&out);
+        assert!(
+            out.status.success(),
+            "{header}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            text.contains(&format!("white {white} points")),
+            "komi {header}: {text}"
+        );
+    }
 }

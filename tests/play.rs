@@ -321,6 +321,41 @@ result = "draw"
     );
 }
 
+/// What the board shows is what one types: Splut!'s board draws south's sorcerer `Ss`
+/// (the owner's letter, so that four seats read without colour), its notation writes
+/// `S`; either is taken, and a symbol that is not on that cell is not.
+#[test]
+fn a_piece_may_be_typed_as_the_board_shows_it() {
+    let out = play(
+        &[
+            "games/splut.toml",
+            "--seed",
+            "1",
+            "--seat",
+            "south=human",
+            "--seat",
+            "north=human",
+        ],
+        "Ssd2-d3\nTnd8-d7\nDne8-e7\nsSd3 d4\nhistory\nquit\nn\n",
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("8           Tn Dn Sn"),
+        "the board shows the owner: {text}"
+    );
+    assert!(
+        text.contains("1. south Sd2-d3\n2. north Td8-d7\n2. north De8-e7\n3. south Sd3-d4"),
+        "{text}"
+    );
+    for wrong in ["Snd2-d3", "Dsd2-d3", "Sse2-e3"] {
+        let out = rulebook()
+            .args(["moves", "games/splut.toml", "--after", wrong])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{wrong} was taken");
+    }
+}
+
 #[test]
 fn one_legal_ply_is_one_ply_not_one_plies() {
     let out = play(

@@ -8,8 +8,9 @@ import numpy.typing as npt
 TERMINAL_PLAYER: int
 """What ``State.current_player()`` gives once the game is over (-4, as in OpenSpiel)."""
 
-def load_game(path: str, **params: Union[int, bool, str]) -> Game:
-    """Loads the game file at ``path`` with parameters (``size=6``, ``players=4``).
+def load_game(path: str, **params: Union[int, float, bool, str]) -> Game:
+    """Loads the game file at ``path`` with parameters (``size=6``, ``players=4``,
+    ``komi=6.5`` for a parameter with a scale).
 
     Raises ValueError with the file, line and column of what does not load, and what
     was expected there, or naming the parameter that the game does not declare.
@@ -27,8 +28,9 @@ class Game:
     def rules(self) -> str:
         """The rules as the game file tells them."""
     def num_players(self) -> int: ...
-    def params(self) -> dict[str, Union[int, bool]]:
-        """Every parameter of the game and the value it was loaded with."""
+    def params(self) -> dict[str, Union[int, float, bool]]:
+        """Every parameter of the game and the value it was loaded with (a float, in the
+        unit people type, for a parameter with a scale: ``7.5``)."""
     def max_game_length(self) -> Optional[int]:
         """The game file's ply cap, or None."""
     def new_initial_state(self) -> State: ...

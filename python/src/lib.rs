@@ -13,7 +13,7 @@ use num_bigint::BigUint;
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
@@ -80,11 +80,15 @@ fn param_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
     if value.is_instance_of::<PyInt>() {
         return Ok(value.extract::<i64>()?.to_string());
     }
+    if value.is_instance_of::<PyFloat>() {
+        // Python writes a float the shortest way that reads back (6.5, not 6.4999...).
+        return Ok(value.repr()?.to_string());
+    }
     if let Ok(s) = value.extract::<String>() {
         return Ok(s);
     }
     Err(PyTypeError::new_err(format!(
-        "a parameter is an int, a bool or a str, not {}",
+        "a parameter is an int, a float, a bool or a str, not {}",
         value.get_type().name()?
     )))
 }
@@ -144,6 +148,9 @@ impl PyGame {
         for p in &self.shared.game.params {
             if p.is_bool {
                 dict.set_item(&p.name, p.value != 0)?;
+            } else if p.scale > 1 {
+                // A scaled parameter in the unit people type: 7.5, not 75.
+                dict.set_item(&p.name, p.text().parse::<f64>().unwrap_or(f64::NAN))?;
             } else {
                 dict.set_item(&p.name, p.value)?;
             }

@@ -177,6 +177,12 @@ def test_parameters_are_loaded_with_the_values_given():
     assert game.num_players() == 4 and game.params()["players"] == 4
     small = rulebook.load_game(str(rulebook_root() / "games" / "bounce.toml"), size=4)
     assert small.observation_tensor_shape()[1:] == [4, 4]
+    # A parameter with a scale is typed and read in its unit: komi in points.
+    go = rulebook.load_game(str(rulebook_root() / "games" / "go.toml"), komi=6.5)
+    assert go.params()["komi"] == 6.5
+    assert rulebook.load_game(str(rulebook_root() / "games" / "go.toml")).params()["komi"] == 7.5
+    with pytest.raises(ValueError, match="at most 1 decimal"):
+        rulebook.load_game(str(rulebook_root() / "games" / "go.toml"), komi=6.55)
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "alphabeta:depth=2", "mcts:iters=50"])

@@ -2,6 +2,7 @@
 //! ranges, checks) and the seats taking part, with their forward directions.
 
 use super::*;
+use crate::engine::game::{decimal_text, parse_decimal, scale_decimals};
 
 impl Compiler<'_> {
     pub(super) fn params(
@@ -24,9 +25,60 @@ impl Compiler<'_> {
         }
         let mut params = Vec::new();
         for (name, spec) in &f.params {
+            let scale = match &spec.scale {
+                None => 1,
+                Some(sc) if sc.get_ref() >= &1 && scale_decimals(*sc.get_ref()).is_some() => {
+                    *sc.get_ref()
+                }
+                Some(sc) => {
+                    return Err(self.at(
+                        sc.span(),
+                        format!("the `scale` of parameter `{name}` must be a power of ten (1, 10, 100, ...): the value is typed to a tenth, a hundredth, ..."),
+                        "not a power of ten",
+                    ));
+                }
+            };
+            // A number in the file, in the unit the user types: a whole number, or with a
+            // scale a decimal that the scale keeps exactly.
+            let number = |v: &Spanned<toml::Value>, what: &str| -> Result<i64, Box<Diagnostic>> {
+                let text = match v.get_ref() {
+                    toml::Value::Integer(i) => i.to_string(),
+                    toml::Value::Float(x) if scale > 1 => x.to_string(),
+                    _ => String::new(),
+                };
+                parse_decimal(&text, scale).ok_or_else(|| {
+                    self.at(
+                        v.span(),
+                        if scale > 1 {
+                            format!(
+                                "the `{what}` of parameter `{name}` must be a number with at most {} (its scale is {scale})",
+                                decimals(scale)
+                            )
+                        } else {
+                            format!("the `{what}` of parameter `{name}` must be a whole number (give a `scale` for decimals)")
+                        },
+                        match v.get_ref() {
+                            toml::Value::Integer(_) | toml::Value::Float(_) if scale > 1 => {
+                                "more decimals than the scale keeps"
+                            }
+                            toml::Value::Float(_) => "not a whole number",
+                            _ => "expected a number",
+                        },
+                    )
+                })
+            };
             let (default, is_bool) = match spec.default.get_ref() {
-                toml::Value::Integer(i) => (*i, false),
-                toml::Value::Boolean(b) => (*b as i64, true),
+                toml::Value::Boolean(b) if scale == 1 => (*b as i64, true),
+                toml::Value::Boolean(_) => {
+                    return Err(self.at(
+                        spec.default.span(),
+                        format!("parameter `{name}` has a scale, so its default must be a number"),
+                        "expected a number",
+                    ));
+                }
+                toml::Value::Integer(_) | toml::Value::Float(_) => {
+                    (number(&spec.default, "default")?, false)
+                }
                 _ => {
                     return Err(self.at(
                         spec.default.span(),
@@ -35,27 +87,26 @@ impl Compiler<'_> {
                     ));
                 }
             };
-            let (min, max) = (
-                spec.min.as_ref().map(|m| *m.get_ref()),
-                spec.max.as_ref().map(|m| *m.get_ref()),
-            );
-            if let (Some(lo), Some(hi)) = (&spec.min, &spec.max)
-                && lo.get_ref() > hi.get_ref()
+            let min = spec.min.as_ref().map(|m| number(m, "min")).transpose()?;
+            let max = spec.max.as_ref().map(|m| number(m, "max")).transpose()?;
+            if let (Some(lo), Some(hi), Some(lo_spec)) = (min, max, &spec.min)
+                && lo > hi
             {
                 return Err(self.at(
-                    lo.span(),
+                    lo_spec.span(),
                     format!(
                         "parameter `{name}` has `min` {} above its `max` {}: no value fits",
-                        lo.get_ref(),
-                        hi.get_ref()
+                        decimal_text(lo, scale),
+                        decimal_text(hi, scale)
                     ),
                     "greater than `max`",
                 ));
             }
+            let shown = |v: i64| decimal_text(v, scale);
             let range = match (min, max) {
-                (Some(a), Some(b)) => format!("from {a} to {b}"),
-                (Some(a), None) => format!("at least {a}"),
-                (None, Some(b)) => format!("at most {b}"),
+                (Some(a), Some(b)) => format!("from {} to {}", shown(a), shown(b)),
+                (Some(a), None) => format!("at least {}", shown(a)),
+                (None, Some(b)) => format!("at most {}", shown(b)),
                 (None, None) => String::new(),
             };
             let out_of_range = |v: i64| min.is_some_and(|m| v < m) || max.is_some_and(|m| v > m);
@@ -63,8 +114,9 @@ impl Compiler<'_> {
                 return Err(self.at(
                     spec.default.span(),
                     format!(
-                        "the default of parameter `{name}`, {default}, is out of its range: it \
-                         must be {range}"
+                        "the default of parameter `{name}`, {}, is out of its range: it \
+                         must be {range}",
+                        shown(default)
                     ),
                     "outside `min` and `max`",
                 ));
@@ -80,7 +132,7 @@ impl Compiler<'_> {
                             _ => None,
                         }
                     } else {
-                        text.trim().parse::<i64>().ok()
+                        parse_decimal(text.trim(), scale)
                     };
                     parsed.ok_or_else(|| {
                         Box::new(Diagnostic::plain(
@@ -88,9 +140,11 @@ impl Compiler<'_> {
                             format!(
                                 "parameter `{name}` must be {}, not `{text}`",
                                 if is_bool {
-                                    "true or false"
+                                    "true or false".to_string()
+                                } else if scale > 1 {
+                                    format!("a number with at most {}", decimals(scale))
                                 } else {
-                                    "a whole number"
+                                    "a whole number".to_string()
                                 }
                             ),
                         ))
@@ -100,13 +154,17 @@ impl Compiler<'_> {
             if out_of_range(value) {
                 return Err(Box::new(Diagnostic::plain(
                     self.path(),
-                    format!("parameter `{name}` = {value} is out of range: it must be {range}"),
+                    format!(
+                        "parameter `{name}` = {} is out of range: it must be {range}",
+                        shown(value)
+                    ),
                 )));
             }
             params.push(ParamValue {
                 name: name.clone(),
                 value,
                 is_bool,
+                scale,
             });
         }
         for (name, spec) in &f.params {
@@ -230,5 +288,13 @@ impl Compiler<'_> {
                 }
             })
             .collect()
+    }
+}
+
+/// "1 decimal", "2 decimals": what a scale keeps, for messages.
+fn decimals(scale: i64) -> String {
+    match scale_decimals(scale).unwrap_or(0) {
+        1 => "1 decimal".to_string(),
+        n => format!("{n} decimals"),
     }
 }

@@ -175,19 +175,84 @@ impl ScoreUnit {
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParamValue {
     pub name: String,
+    /// What expressions see: for a scaled parameter, the whole number of `1 / scale` units.
     pub value: i64,
     pub is_bool: bool,
+    /// A power of ten (`[params] scale`): the user types `value / scale`; 1 for most.
+    pub scale: i64,
 }
 
 impl ParamValue {
-    /// The value as the user writes it (`8`, `true`).
+    /// The value as the user writes it (`8`, `true`, `7.5`), which reads back to the same
+    /// value: a scaled parameter always has its decimals (`7.0`), so that a transcript's
+    /// whole number stays the older form (see `record::transcript`).
     pub fn text(&self) -> String {
         if self.is_bool {
             (self.value != 0).to_string()
         } else {
-            self.value.to_string()
+            decimal_text(self.value, self.scale)
         }
     }
+}
+
+/// How many decimals a scale that is a power of ten stands for (`10` → 1), or `None` for
+/// a scale that is not one.
+pub fn scale_decimals(scale: i64) -> Option<usize> {
+    let mut decimals = 0;
+    let mut s = scale;
+    while s > 1 && s % 10 == 0 {
+        s /= 10;
+        decimals += 1;
+    }
+    (s == 1).then_some(decimals)
+}
+
+/// `value / scale` written with exactly the scale's decimals (`75`, 10 → `7.5`; `70` →
+/// `7.0`; a scale of 1 writes the whole number). Exact: no floating point.
+pub fn decimal_text(value: i64, scale: i64) -> String {
+    let decimals = scale_decimals(scale).unwrap_or(0);
+    if decimals == 0 {
+        return value.to_string();
+    }
+    let sign = if value < 0 { "-" } else { "" };
+    let (whole, part) = (
+        value.unsigned_abs() / scale as u64,
+        value.unsigned_abs() % scale as u64,
+    );
+    format!("{sign}{whole}.{part:0decimals$}")
+}
+
+/// Reads a number typed in units with at most the scale's decimals (`7.5`, `7`, `-0.5`)
+/// as the whole number of `1 / scale` units (75, 70, -5); `None` for any other text or
+/// more decimals than the scale keeps. Exact: no floating point.
+pub fn parse_decimal(text: &str, scale: i64) -> Option<i64> {
+    let decimals = scale_decimals(scale)?;
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let (whole, part) = digits.split_once('.').unwrap_or((digits, ""));
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() && part.is_empty()
+        || !all_digits(whole)
+        || !all_digits(part)
+        || part.len() > decimals
+        || digits.ends_with('.')
+    {
+        return None;
+    }
+    let whole: i64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    let part: i64 = if part.is_empty() {
+        0
+    } else {
+        part.parse::<i64>().ok()? * 10i64.pow((decimals - part.len()) as u32)
+    };
+    let units = whole.checked_mul(scale)?.checked_add(part)?;
+    Some(if negative { -units } else { units })
 }
 
 /// A game ready to play: a game file compiled with one set of parameter values.

@@ -54,6 +54,9 @@ pub fn header(game: &Game, file: &str, seed: u64, bots: Option<&[String]>) -> St
         .map(|p| {
             let v = if p.is_bool {
                 serde_json::Value::Bool(p.value != 0)
+            } else if p.scale > 1 {
+                // In the unit people type (7.5), as `--param` takes it.
+                serde_json::from_str(&p.text()).unwrap_or(serde_json::Value::Null)
             } else {
                 serde_json::Value::from(p.value)
             };

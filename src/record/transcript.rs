@@ -26,7 +26,7 @@
 use std::fmt::Write as _;
 
 use super::file;
-use crate::engine::game::Game;
+use crate::engine::game::{Game, decimal_text, scale_decimals};
 use crate::engine::state::State;
 use crate::render::text::{echo, printable};
 
@@ -100,6 +100,29 @@ impl std::fmt::Display for LineError {
 }
 
 impl Transcript {
+    /// The parameters as `--param` takes them, for the game file they were saved with.
+    ///
+    /// A scaled parameter (`[params] scale`) is written in the unit people type, always
+    /// with its decimals (`param handicap: 7.5`, `7.0`). Transcripts saved before
+    /// parameters had a scale wrote the whole number expressions see (`75` for 7.5 with
+    /// a scale of 10): a scaled parameter written without a decimal point is that older
+    /// form, and reads as the same value, so that an old save replays the same game.
+    pub fn param_overrides(&self, source: &crate::spec::Source) -> Vec<(String, String)> {
+        (self.params.iter())
+            .map(|(name, text)| {
+                let scale = (source.file.params.get(name))
+                    .and_then(|spec| spec.scale.as_ref())
+                    .map_or(1, |s| *s.get_ref());
+                let older = scale > 1 && scale_decimals(scale).is_some() && !text.contains('.');
+                let value = match text.trim().parse::<i64>() {
+                    Ok(whole) if older => decimal_text(whole, scale),
+                    _ => text.clone(),
+                };
+                (name.clone(), value)
+            })
+            .collect()
+    }
+
     /// An empty transcript of `game` loaded from `file`, with the game's parameters.
     pub fn new(game: &Game, file: &str, seed: u64) -> Transcript {
         Transcript {

@@ -716,13 +716,22 @@ fn describe(variant: &Variant, parts: &[PartRef], gate: Gate, pinned: &[Pinned])
 /// ignored), or failing that with every space ignored, as `play`'s `help` promises
 /// (`Sd2 - d3`), or failing that as players write plies by hand ([`loose`]: without the
 /// marks that end a text, `+` or `#`, nor the `-` or `x` between two cells), each when
-/// that names one ply alone. The error holds the closest legal texts.
+/// that names one ply alone. A piece's letter may also be typed as the board shows the
+/// piece ([`as_shown`]: `Ssd2-d3` where the board draws `Ss` on d2 and the notation
+/// writes `Sd2-d3`). The error holds the closest legal texts.
 pub fn typed_ply(game: &Game, state: &State, text: &str) -> Result<Ply, Vec<String>> {
     game.parse_ply(state, text).or_else(|e| {
         let mut legal = game.legal_with_notation(state);
         if game.has_short() {
             legal.extend(game.legal_with_short(state));
         }
+        let shown: Vec<(String, Ply)> = (legal.iter())
+            .filter_map(|(t, ply)| {
+                let s = as_shown(game, state, t);
+                (s != *t).then(|| (s, ply.clone()))
+            })
+            .collect();
+        legal.extend(shown);
         // One ply, however many of its texts (long and short) match.
         let only = |key: &dyn Fn(&str) -> String| -> Option<Ply> {
             let wanted = key(text);
@@ -737,6 +746,40 @@ pub fn typed_ply(game: &Game, state: &State, text: &str) -> Result<Ply, Vec<Stri
         };
         only(&squash).or_else(|| only(&loose)).ok_or(e.closest)
     })
+}
+
+/// A ply's text with each piece letter written as the board draws the piece: where a
+/// cell's name follows a proper beginning of the symbol of the piece on top of that cell
+/// (`S` before `d2`, which holds a piece drawn `Ss`), the whole symbol (`Ssd2-d3`). A
+/// cell's name counts only where no digit or letter of a longer name follows it.
+fn as_shown(game: &Game, state: &State, text: &str) -> String {
+    let board = &game.board;
+    let mut out = text.to_string();
+    for (cell, name) in board.names.iter().enumerate() {
+        let Some(top) = state.stacks()[cell].last() else {
+            continue;
+        };
+        let symbol = crate::render::board::symbol(game, top);
+        for cut in (1..symbol.len()).filter(|&i| symbol.is_char_boundary(i)) {
+            let (letter, rest) = symbol.split_at(cut);
+            let written = format!("{letter}{name}");
+            let mut from = 0;
+            while let Some(at) = out[from..].find(&written).map(|i| i + from) {
+                let end = at + written.len();
+                let longer = out[end..].starts_with(|c: char| c.is_ascii_alphanumeric())
+                    && name.ends_with(|c: char| c.is_ascii_digit())
+                        == out[end..].starts_with(|c: char| c.is_ascii_digit());
+                let inside = out[..at].ends_with(|c: char| c.is_ascii_alphanumeric());
+                if longer || inside {
+                    from = end;
+                    continue;
+                }
+                out.insert_str(at + letter.len(), rest);
+                from = end + rest.len();
+            }
+        }
+    }
+    out
 }
 
 /// A ply's text as a person may write it by hand: lower-cased, with only its letters and

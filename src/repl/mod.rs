@@ -1148,7 +1148,10 @@ impl Session {
                 t.game, self.game.name
             ));
         }
-        let params: Vec<String> = t.params.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        let source = crate::spec::load(&self.file).map_err(|d| format!("{path}: {d}"))?;
+        let params: Vec<String> = (t.param_overrides(&source).iter())
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
         let game = load_game(&GameArgsRef {
             game: &self.file,
             params: &params,

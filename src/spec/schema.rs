@@ -87,8 +87,13 @@ pub struct Meta {
 #[serde(deny_unknown_fields)]
 pub struct ParamSpec {
     pub default: Spanned<toml::Value>,
-    pub min: Option<Spanned<i64>>,
-    pub max: Option<Spanned<i64>>,
+    /// The allowed range, in the unit the user types (a decimal when `scale` is given).
+    pub min: Option<Spanned<toml::Value>>,
+    pub max: Option<Spanned<toml::Value>>,
+    /// A power of ten: the parameter is typed with that many decimals' worth of precision
+    /// (`7.5` with `scale = 10`), and expressions see the whole number of `1 / scale` units
+    /// (75), since the language counts in whole numbers. Default 1.
+    pub scale: Option<Spanned<i64>>,
     /// A condition over the parameters that a value must meet.
     pub check: Option<Code>,
     #[serde(default)]
