@@ -80,11 +80,11 @@ fn midgame_perft_matches_the_reference() {
         "xiangqi",
         &xiangqi(),
         Xiangqi::new,
-        0..4,
+        0..8,
         &[20, 60, 120, 200, 300],
         2,
     );
-    assert!(n >= 12, "too few positions: {n}");
+    assert!(n >= 30, "too few positions: {n}");
 }
 
 /// Seeded random games replayed in the reference: every legal list, the player to move
@@ -95,7 +95,7 @@ fn random_games_match_the_reference() {
         "xiangqi",
         "xiangqi",
         &xiangqi(),
-        0..12,
+        0..30,
         Xiangqi::new,
         json!({"repeats": 3, "quiet_moves": 60}),
     );
@@ -189,4 +189,48 @@ fn checkmate_and_stalemate_both_lose() {
         [0],
         "red wins: the stalemated player loses"
     );
+}
+
+#[test]
+fn the_third_occurrence_of_a_position_draws() {
+    // Both horses out and back twice: the start comes round a second time after four
+    // plies, and a third after eight (rule 15).
+    let g = xiangqi();
+    let mut s = g.start();
+    play(&g, &mut s, "h0g2; h9g7; g2h0; g7h9; h0g2; h9g7; g2h0");
+    assert!(s.outcome.is_none());
+    play(&g, &mut s, "g7h9");
+    let outcome = s.outcome.as_ref().expect("a draw by repetition");
+    assert!(outcome.winners.is_empty());
+}
+
+#[test]
+fn moves_without_a_capture_draw_and_a_capture_starts_the_count_again() {
+    // With `quiet_moves = 2`, four plies without a capture draw (rule 16)...
+    let g = game("xiangqi", &[("quiet_moves", "2")]);
+    let mut s = g.start();
+    play(&g, &mut s, "h0g2; h9g7; b0c2");
+    assert!(s.outcome.is_none());
+    play(&g, &mut s, "b9c7");
+    assert!(s.outcome.as_ref().expect("a draw").winners.is_empty());
+    // ...and a capture starts the count again: the cannon takes the horse on h9 over
+    // the cannon h7, the chariot takes it back, and only four quiet plies after that draw.
+    let mut s = g.start();
+    play(&g, &mut s, "h2h9; i9h9; h0g2; h9h8; i0h0");
+    assert!(s.outcome.is_none());
+    play(&g, &mut s, "h8h9");
+    assert!(s.outcome.as_ref().expect("a draw").winners.is_empty());
+}
+
+#[test]
+fn a_check_on_the_last_quiet_move_puts_the_draw_off() {
+    // With `quiet_moves = 1` two quiet plies draw, but black's second one checks along
+    // rank 0: red must answer (its only move, d0d1), and that ply draws (rule 16).
+    let g = game("xiangqi", &[("quiet_moves", "1")]);
+    let mut s = position(&g, "4k4/8r/9/9/9/9/9/9/R8/3K5", "red");
+    play(&g, &mut s, "a1a2; i8i0");
+    assert!(s.outcome.is_none(), "the check puts the draw off");
+    assert_eq!(legal(&g, &s), ["d0d1"]);
+    play(&g, &mut s, "d0d1");
+    assert!(s.outcome.as_ref().expect("a draw").winners.is_empty());
 }

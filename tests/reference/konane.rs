@@ -39,7 +39,7 @@ impl Konane {
     /// The full board (rule 2).
     pub fn new(size: usize) -> Konane {
         let board = (0..size * size)
-            .map(|i| Some(if (i % size + i / size) % 2 == 0 { 0 } else { 1 }))
+            .map(|i| Some((i % size + i / size) % 2))
             .collect();
         Konane {
             size,

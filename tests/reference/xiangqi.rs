@@ -290,9 +290,8 @@ impl Reference for Xiangqi {
             .iter()
             .filter(|h| **h == (self.board, self.to_move))
             .count();
-        if seen >= self.repeats {
-            self.result = Some(GameResult::Draw);
-        } else if self.quiet >= self.quiet_limit && !self.in_check(self.to_move) {
+        let quiet_draw = self.quiet >= self.quiet_limit && !self.in_check(self.to_move);
+        if seen >= self.repeats || quiet_draw {
             self.result = Some(GameResult::Draw);
         } else if self.legal_moves().is_empty() {
             // Rule 14: checkmate and stalemate both lose.
