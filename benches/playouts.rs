@@ -67,7 +67,7 @@ type Params = &'static [(&'static str, &'static str)];
 
 /// Every game file, and Splut! once per player count (`players`, 2 by default): a label
 /// for the benchmark id, the file under `games/` and its parameters.
-const GAMES: [(&str, &str, Params); 14] = [
+const GAMES: [(&str, &str, Params); 17] = [
     ("amazons", "amazons", &[]),
     ("bounce", "bounce", &[]),
     ("breakthrough", "breakthrough", &[]),
@@ -82,6 +82,9 @@ const GAMES: [(&str, &str, Params); 14] = [
     ("splut", "splut", &[]),
     ("splut_players_3", "splut", &[("players", "3")]),
     ("splut_players_4", "splut", &[("players", "4")]),
+    ("xiangqi", "xiangqi", &[]),
+    ("gomoku", "gomoku", &[]),
+    ("konane", "konane", &[]),
 ];
 
 /// The seed of every benchmark's generator: fixed, so runs play the same games.

@@ -48,7 +48,7 @@ fn allocations() -> u64 {
 
 #[test]
 fn random_plies_allocate_nothing() {
-    let games: [(&str, crate::common::Params); 18] = [
+    let games: [(&str, crate::common::Params); 21] = [
         ("amazons", &[]),
         ("bounce", &[]),
         ("breakthrough", &[]),
@@ -67,6 +67,9 @@ fn random_plies_allocate_nothing() {
         ("splut", &[]),
         ("splut", &[("players", "3")]),
         ("splut", &[("players", "4")]),
+        ("xiangqi", &[]),
+        ("gomoku", &[]),
+        ("konane", &[]),
     ];
     for (name, params) in games {
         let g = game(name, params);

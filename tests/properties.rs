@@ -1510,11 +1510,13 @@ fn every_route(g: &Game) -> Vec<(String, Game)> {
 #[test]
 fn drawn_plies_are_uniform_whatever_the_route_of_each_action() {
     // Games of two-part, optional, repeated and fallback actions: Splut!'s optional
-    // levitation, Morris's removal, Amazons' shot, draughts' chain and its simple moves as
-    // a fallback, and draughts written with optional parts, whose capture `auto` lists.
+    // levitation, Konane's jumps that may stop, Morris's removal, Amazons' shot,
+    // draughts' chain and its simple moves as a fallback, and draughts written with
+    // optional parts, whose capture `auto` lists.
     // (game, parameters, take every nth position, most legal plies)
-    let games: [(&str, crate::common::Params, usize, usize); 5] = [
+    let games: [(&str, crate::common::Params, usize, usize); 6] = [
         ("splut", &[], 7, 30),
+        ("konane", &[], 1, 30),
         ("morris", &[], 5, 30),
         ("amazons", &[], 1, 40),
         ("draughts", &[], 5, 20),
@@ -1552,13 +1554,16 @@ fn drawn_plies_are_uniform_whatever_the_route_of_each_action() {
 
 #[test]
 fn drawn_plies_are_uniform_in_positions_of_the_classic_games() {
-    // One-part placements and moves (with Hex's swap as a second action), and Amazons'
+    // One-part placements and moves (with Hex's swap as a second action; Gomoku's 225
+    // points, Xiangqi's moves refused by a check after the move), and Amazons'
     // two-part plies: the queen moves listed, the arrows drawn from slots (eight
     // directions times the longest line) in the position each move leaves, most of them
     // refused, in a middle game of some 400 plies and in smaller ones.
     // (game, parameters, take every nth position, most legal plies)
-    let games: [(&str, crate::common::Params, usize, usize); 8] = [
+    let games: [(&str, crate::common::Params, usize, usize); 10] = [
         ("tictactoe", &[], 1, 9),
+        ("gomoku", &[], 9, 230),
+        ("xiangqi", &[], 9, 60),
         ("connect4", &[], 5, 7),
         ("breakthrough", &[], 7, 40),
         ("clobber", &[], 3, 40),

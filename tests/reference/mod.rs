@@ -11,6 +11,8 @@
 pub mod bounce;
 pub mod draughts;
 pub mod go;
+pub mod gomoku;
+pub mod konane;
 pub mod minidrop;
 pub mod morris;
 pub mod reversi;
@@ -18,6 +20,7 @@ pub mod sight;
 pub mod splut;
 pub mod staqs;
 pub mod vlkno;
+pub mod xiangqi;
 
 /// How a finished game ended, by the rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
