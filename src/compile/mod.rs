@@ -458,7 +458,7 @@ impl Compiler<'_> {
 
         let stacks = self.setup(&board, &kinds, &players, &params)?;
         let phases = self.phases(&names)?;
-        let (plies_per_turn, stuck) = self.turns(&names)?;
+        let (plies_per_turn, stuck, most) = self.turns(&names)?;
         let actions = f
             .actions
             .iter()
@@ -542,6 +542,7 @@ impl Compiler<'_> {
             phases: phases.into_iter().map(|(_, p)| p).collect(),
             plies_per_turn,
             stuck,
+            most,
             actions,
             ends,
             stuck_rules,
