@@ -528,6 +528,7 @@ impl Compiler<'_> {
         }
         board.forward = self.forwards(&players)?;
         let initial = State::new(stacks, vars, players.len(), kinds.len());
+        let sifted = most.is_some() || actions.iter().any(|a| a.merge_routes);
         let mut game = Game {
             // Printed by every command: escaped once here, so no control character of the
             // file reaches the terminal.
@@ -543,6 +544,7 @@ impl Compiler<'_> {
             plies_per_turn,
             stuck,
             most,
+            sifted,
             actions,
             ends,
             stuck_rules,

@@ -25,10 +25,10 @@ struct Left {
 }
 
 impl Game {
-    /// Whether the legal plies are sifted: the file has `[turns] most`, or an action
-    /// with `merge_routes`.
+    /// Whether the legal plies are sifted ([`Game::sifted`], worked out at load).
+    #[inline]
     pub(crate) fn sifts(&self) -> bool {
-        self.most.is_some() || self.actions.iter().any(|a| a.merge_routes)
+        self.sifted
     }
 
     /// Keeps the plies of `plies` (found in `scratch`, which ends as it was) that the
