@@ -129,7 +129,12 @@ impl Game {
     }
 
     /// [`Game::walk_some`] before any sifting: the plies the actions find.
-    fn walk_found<S: Sink>(&self, scratch: &mut State, sink: &mut S, fallbacks_only: bool) {
+    pub(crate) fn walk_found<S: Sink>(
+        &self,
+        scratch: &mut State,
+        sink: &mut S,
+        fallbacks_only: bool,
+    ) {
         let phase = self.current_phase(scratch);
         let me = scratch.to_move;
         let mut journal = Journal::recording();

@@ -112,3 +112,25 @@ impl Game {
         a.action == b.action && left(a) == left(b)
     }
 }
+
+impl Game {
+    /// Every ply the actions find in `state`, before the rules that compare plies: what
+    /// a refused ply is looked for in, to say which rule refused it.
+    pub fn found_plies(&self, state: &State) -> Vec<Ply> {
+        let mut plies = Vec::new();
+        let mut scratch = state.clone();
+        if scratch.outcome.is_none() {
+            self.walk_found(&mut scratch, &mut plies, false);
+        }
+        plies
+    }
+
+    /// What `[turns] most` makes of `ply` in `state` (`None` without it).
+    pub fn most_value(&self, state: &State, ply: &Ply) -> Option<i64> {
+        let most = self.most.as_ref()?;
+        let mut after = state.clone();
+        let mut locals = frame(self.actions[ply.action as usize].frame);
+        self.replay(&mut after, ply, &mut locals, None);
+        Some(most.eval(&self.ctx(&after, state.to_move), 0))
+    }
+}
