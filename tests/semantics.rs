@@ -1162,3 +1162,36 @@ notation = '{{from}}-{{to}}'
     let typed = merged.parse_ply(&s, "b1w").expect("the other route");
     assert_eq!(merged.notation(&s, &typed), "b1e");
 }
+
+/// `range(a, b)`: the numbers from a up to b excluded, in aggregates, in function bodies
+/// and in `for`; empty when b <= a; refused where each element must be able to be `none`
+/// (`first`) and as a choice.
+#[test]
+fn a_range_is_the_numbers_from_its_start_up_to_its_end_excluded() {
+    let rules = r#"
+[functions.triangle]
+params = ["k: number"]
+value = 'sum(i in range(1, k + 1): i)'
+
+[[actions]]
+name = "put"
+choose = ['at in cells where empty(at) && triangle(file(at)) >= 6 && any(k in range(0, 3): k == file(at) - 3) && count(i in range(5, 2)) == 0']
+effect = 'for i in range(0, 2) { place(at, p, me) }'
+notation = '{at}'
+"#;
+    let g = game(&two_players_on("files = 6\nranks = 1", rules));
+    let mut s = g.start();
+    assert_eq!(texts(&g, &s), ["c1", "d1", "e1"]);
+    crate::common::play(&g, &mut s, "d1");
+    assert_eq!(crate::common::height(&g, &s, "d1"), 2);
+    let first = two_players_on(
+        "files = 6\nranks = 1",
+        &rules.replace("triangle(file(at)) >= 6", "first(i in range(0, 3)) == 1"),
+    );
+    assert!(refused(&first).contains("`first` needs a collection of cells"));
+    let chosen = two_players_on(
+        "files = 6\nranks = 1",
+        &rules.replace("choose = ['at in", "choose = ['q in range(1, 3)', 'at in"),
+    );
+    assert!(refused(&chosen).contains("a number cannot be chosen from a range"));
+}

@@ -214,6 +214,14 @@ impl Compiler<'_> {
                     filter,
                 } => {
                     let (dom, elem) = scope.domain(&domain).map_err(|e| self.lang(code, e))?;
+                    if elem == Type::Int {
+                        return Err(self.at(
+                            code.span(),
+                            "a number cannot be chosen from a range: ranges are for aggregates \
+                             and `for`",
+                            "a choice over numbers",
+                        ));
+                    }
                     let slot = scope.bind(&var, elem).map_err(|e| self.lang(code, e))?;
                     let filter = filter
                         .map(|f| scope.expect(&f, Type::Bool))
