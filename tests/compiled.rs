@@ -44,7 +44,7 @@ const GAMES: &[(&str, &[(&str, &str)])] = &[
     ("tests/games/group_moves.toml", &[]),
     ("tests/games/group_moves.toml", &[("holes", "true")]),
     ("tests/games/group_moves.toml", &[("files", "8")]),
-    ("tests/games/draughts10.toml", &[]),
+    ("games/international_draughts.toml", &[]),
     ("games/bounce.toml", &[("size", "10")]),
 ];
 

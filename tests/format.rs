@@ -190,11 +190,18 @@ fn trying_a_repeated_part_again_does_not_overwrite_the_names_of_the_play_before(
 
 #[test]
 fn repeated_parts_are_checked_where_they_are_written() {
-    let last = chain("must").replace(
+    // A part after the repeated part, choosing nothing, is what happens when the chain
+    // ends; a second repeated part is refused.
+    let after = chain("must").replace(
         "[[actions]]\nname = \"step\"",
         "[[actions.then]]\nnotation = ''\n\n[[actions]]\nname = \"step\"",
     );
-    assert!(refused(&last).contains("only an action's last part may repeat"));
+    game(&after);
+    let twice = chain("must").replace(
+        "[[actions]]\nname = \"step\"",
+        "[[actions.then]]\nrepeat = \"may\"\nchoose = ['u in orthogonal']\nnotation = ''\n\n[[actions]]\nname = \"step\"",
+    );
+    assert!(refused(&twice).contains("an action has at most one repeated part"));
     let optional = chain("must").replace("repeat = \"must\"", "repeat = \"must\"\noptional = true");
     assert!(refused(&optional).contains("drop `optional`"));
     let unknown = chain("often");

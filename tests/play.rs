@@ -675,3 +675,23 @@ fn a_game_named_by_its_bare_name_is_found_in_games_and_saved_as_that_file() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn a_capture_that_takes_fewer_than_another_is_refused_by_the_majority_rule() {
+    // International draughts: the man on 32 could take one piece, the man on 34 takes two.
+    let out = play(
+        &[
+            "games/international_draughts.toml",
+            "--position",
+            ". . . . b / . . . . . / . . . . . / . . b . . / . . . . . / . b . b . / . w . w . / . . . . . / . . . . . / . . . . . / to_move = white",
+        ],
+        "32x21\nquit\nn\n",
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains(
+            "`32x21` is not legal: `[turns] most` keeps the plies that make `-count(c in cells where owner(c) == next(me))` greatest: -2, as `34x23x12` does; this one makes -3"
+        ),
+        "{text}"
+    );
+}

@@ -1022,3 +1022,176 @@ notation = '{{from}}>'
         assert_eq!(crate::common::height(&g, &s, "d1"), d1, "{case}");
     }
 }
+
+/// A piece that runs east as far as it likes (`repeat = "may"`), then, once the run ends,
+/// a part that chooses nothing: it leaves a piece where the run began and writes how far
+/// it went. It is played after the last play of the chain, reads what the chain left, and
+/// its `where` refuses a run of no step.
+const RUN: &str = r#"
+[vars.turn]
+at = "cell"
+hops = 0
+
+[[setup]]
+put = "p"
+owner = "a"
+at = ["a1"]
+
+[[actions]]
+name = "run"
+choose = ['from in cells where owner(from) == me']
+effect = 'at = from'
+notation = '{from}'
+
+[[actions.then]]
+repeat = "may"
+choose = ['d in [e]', 'where empty(step(at, d))']
+effect = 'move(at, step(at, d)); at = step(at, d); hops = hops + 1'
+notation = '>'
+
+[[actions.then]]
+choose = ['where hops >= 1']
+effect = 'place(from, p, me); let h = hops'
+notation = ' +{h}'
+"#;
+
+#[test]
+fn a_part_after_a_repeated_part_is_played_once_when_the_chain_ends() {
+    let g = game(&two_players_on("files = 4\nranks = 1", RUN));
+    let s = g.start();
+    assert_eq!(texts(&g, &s), ["a1> +1", "a1>> +2", "a1>>> +3"]);
+    assert_eq!(g.count_plies(&s), 3);
+    let mut after = s.clone();
+    crate::common::play(&g, &mut after, "a1>> +2");
+    let owner = |cell: &str| crate::common::height(&g, &after, cell);
+    assert_eq!(
+        [owner("a1"), owner("b1"), owner("c1"), owner("d1")],
+        [1, 0, 1, 0]
+    );
+    // Drawn at random, always one of the three, each of them.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..60 {
+        let ply = g.random_ply(&mut s.clone(), &mut rng).expect("a ply");
+        seen.insert(g.notation(&s, &ply));
+    }
+    assert_eq!(seen.len(), 3);
+}
+
+#[test]
+fn a_part_after_a_repeated_part_cannot_choose() {
+    let text = two_players_on("files = 4\nranks = 1", RUN).replace(
+        "choose = ['where hops >= 1']",
+        "choose = ['x in cells where empty(x)']",
+    );
+    let message = refused(&text);
+    assert!(
+        message.contains("a part after a repeated part cannot make an `in` choice"),
+        "{message}"
+    );
+    assert!(message.contains("test.toml:"), "{message}");
+}
+
+/// `[turns] most`: of the plies that put a piece down, only those that make the count of
+/// the mover's pieces on files c and beyond greatest; every way of listing, counting and
+/// drawing keeps the same ones.
+#[test]
+fn most_keeps_the_plies_that_make_its_value_greatest() {
+    let g = game(&two_players_on(
+        "files = 5\nranks = 1",
+        r#"
+[turns]
+most = 'count(c in cells where owner(c) == me && file(c) >= 3)'
+
+[[actions]]
+name = "put"
+choose = ['at in cells where empty(at)']
+effect = 'place(at, p, me)'
+notation = '{at}'
+"#,
+    ));
+    let s = g.start();
+    assert_eq!(texts(&g, &s), ["c1", "d1", "e1"]);
+    assert_eq!(g.count_plies(&s), 3);
+    assert_eq!(rulebook::cli::perft(&g, &s, 2), 3 * 2);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..60 {
+        let ply = g.random_ply(&mut s.clone(), &mut rng).expect("a ply");
+        seen.insert(g.notation(&s, &ply));
+    }
+    assert_eq!(seen.into_iter().collect::<Vec<_>>(), ["c1", "d1", "e1"]);
+    // `a1` is refused, with the legal plies as the closest.
+    assert!(g.parse_ply(&s, "a1").is_err());
+}
+
+/// `merge_routes`: two plies of an action that leave the same position are one move, the
+/// first found; the other's text still plays it. Without the key they are two.
+#[test]
+fn merged_routes_are_one_move_and_either_text_plays_it() {
+    let spin = |merge: &str| {
+        two_players(&format!(
+            r#"
+[[setup]]
+put = "p"
+owner = "a"
+at = ["b1"]
+
+[[actions]]
+name = "spin"
+{merge}
+choose = ['from in cells where owner(from) == me', 'd in [e, w]']
+effect = 'move(from, from)'
+notation = '{{from}}{{d}}'
+
+[[actions]]
+name = "step"
+choose = ['from in cells where owner(from) == me', 'to in adjacent(from) where empty(to)']
+effect = 'move(from, to)'
+notation = '{{from}}-{{to}}'
+"#
+        ))
+    };
+    let plain = game(&spin(""));
+    let s = plain.start();
+    assert_eq!(texts(&plain, &s), ["b1-a1", "b1-c1", "b1e", "b1w"]);
+    let merged = game(&spin("merge_routes = true"));
+    let s = merged.start();
+    assert_eq!(texts(&merged, &s), ["b1-a1", "b1-c1", "b1e"]);
+    assert_eq!(rulebook::cli::perft(&merged, &s, 1), 3);
+    let typed = merged.parse_ply(&s, "b1w").expect("the other route");
+    assert_eq!(merged.notation(&s, &typed), "b1e");
+}
+
+/// `range(a, b)`: the numbers from a up to b excluded, in aggregates, in function bodies
+/// and in `for`; empty when b <= a; refused where each element must be able to be `none`
+/// (`first`) and as a choice.
+#[test]
+fn a_range_is_the_numbers_from_its_start_up_to_its_end_excluded() {
+    let rules = r#"
+[functions.triangle]
+params = ["k: number"]
+value = 'sum(i in range(1, k + 1): i)'
+
+[[actions]]
+name = "put"
+choose = ['at in cells where empty(at) && triangle(file(at)) >= 6 && any(k in range(0, 3): k == file(at) - 3) && count(i in range(5, 2)) == 0']
+effect = 'for i in range(0, 2) { place(at, p, me) }'
+notation = '{at}'
+"#;
+    let g = game(&two_players_on("files = 6\nranks = 1", rules));
+    let mut s = g.start();
+    assert_eq!(texts(&g, &s), ["c1", "d1", "e1"]);
+    crate::common::play(&g, &mut s, "d1");
+    assert_eq!(crate::common::height(&g, &s, "d1"), 2);
+    let first = two_players_on(
+        "files = 6\nranks = 1",
+        &rules.replace("triangle(file(at)) >= 6", "first(i in range(0, 3)) == 1"),
+    );
+    assert!(refused(&first).contains("`first` needs a collection of cells"));
+    let chosen = two_players_on(
+        "files = 6\nranks = 1",
+        &rules.replace("choose = ['at in", "choose = ['q in range(1, 3)', 'at in"),
+    );
+    assert!(refused(&chosen).contains("a number cannot be chosen from a range"));
+}

@@ -69,8 +69,8 @@ impl Compiler<'_> {
                         ));
                     }
                 };
-                let problem = if i + 1 != spec.then.len() {
-                    Some("only an action's last part may repeat")
+                let problem = if spec.then[..i].iter().any(|q| q.repeat.is_some()) {
+                    Some("an action has at most one repeated part")
                 } else if p.optional {
                     Some("a repeated part is already played zero or more times: drop `optional`")
                 } else if !part.choices.iter().any(|c| matches!(c, Choice::In { .. })) {
@@ -80,6 +80,27 @@ impl Compiler<'_> {
                 };
                 if let Some(problem) = problem {
                     return Err(self.at(repeat.span(), problem, "this part repeats"));
+                }
+            }
+            // A part after the repeated part is what happens once when the chain ends:
+            // it chooses nothing, so a ply's values are the chain's alone.
+            if p.repeat.is_none() && spec.then[..i].iter().any(|q| q.repeat.is_some()) {
+                let chooses = (part.choices.iter()).position(|c| matches!(c, Choice::In { .. }));
+                if let Some(at) = chooses {
+                    return Err(self.at(
+                        p.choose[at].span(),
+                        "a part after a repeated part cannot make an `in` choice: it is what \
+                         happens once when the chain ends",
+                        "a choice after the repeated part",
+                    ));
+                }
+                if p.optional {
+                    return Err(self.at(
+                        p.notation.span(),
+                        "a part after a repeated part is played once when the chain ends: it \
+                         cannot be `optional`",
+                        "the part after the repeated part",
+                    ));
                 }
             }
             parts.push(part);
@@ -93,7 +114,7 @@ impl Compiler<'_> {
         }
         // Said if the action's walk in a position runs away: located at its repeated
         // part when it has one (which is what runs away, most often), else at its name.
-        let (span, label) = match spec.then.last().and_then(|p| p.repeat.as_ref()) {
+        let (span, label) = match spec.then.iter().find_map(|p| p.repeat.as_ref()) {
             Some(repeat) => (repeat.span(), "this part repeats"),
             None => (spec.name.span(), "this action"),
         };
@@ -116,6 +137,7 @@ impl Compiler<'_> {
             name: spec.name.get_ref().clone(),
             phase,
             fallback: spec.fallback,
+            merge_routes: spec.merge_routes,
             parts,
             frame: scope.frame,
             shape: HeadShape::default(),
@@ -192,6 +214,14 @@ impl Compiler<'_> {
                     filter,
                 } => {
                     let (dom, elem) = scope.domain(&domain).map_err(|e| self.lang(code, e))?;
+                    if elem == Type::Int {
+                        return Err(self.at(
+                            code.span(),
+                            "a number cannot be chosen from a range: ranges are for aggregates \
+                             and `for`",
+                            "a choice over numbers",
+                        ));
+                    }
                     let slot = scope.bind(&var, elem).map_err(|e| self.lang(code, e))?;
                     let filter = filter
                         .map(|f| scope.expect(&f, Type::Bool))

@@ -90,7 +90,7 @@ pub fn lower_game(game: &mut Game, k: &dyn Lowering) {
         k.wrap(&mut phase.when.node);
     }
     k.wrap(&mut game.plies_per_turn.node);
-    for standalone in [&mut game.eval, &mut game.shown_height]
+    for standalone in [&mut game.eval, &mut game.shown_height, &mut game.most]
         .into_iter()
         .flatten()
     {

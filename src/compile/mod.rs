@@ -458,7 +458,7 @@ impl Compiler<'_> {
 
         let stacks = self.setup(&board, &kinds, &players, &params)?;
         let phases = self.phases(&names)?;
-        let (plies_per_turn, stuck) = self.turns(&names)?;
+        let (plies_per_turn, stuck, most) = self.turns(&names)?;
         let actions = f
             .actions
             .iter()
@@ -528,6 +528,7 @@ impl Compiler<'_> {
         }
         board.forward = self.forwards(&players)?;
         let initial = State::new(stacks, vars, players.len(), kinds.len());
+        let sifted = most.is_some() || actions.iter().any(|a| a.merge_routes);
         let mut game = Game {
             // Printed by every command: escaped once here, so no control character of the
             // file reaches the terminal.
@@ -542,6 +543,8 @@ impl Compiler<'_> {
             phases: phases.into_iter().map(|(_, p)| p).collect(),
             plies_per_turn,
             stuck,
+            most,
+            sifted,
             actions,
             ends,
             stuck_rules,

@@ -22,7 +22,13 @@ impl Compiler<'_> {
         Ok(out)
     }
 
-    pub(super) fn turns(&self, names: &Names) -> Result<(Standalone, Stuck), Box<Diagnostic>> {
+    /// `[turns]`: the plies a turn has, the stuck rule, and `most` (the number the legal
+    /// plies are sifted by), if the file says.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn turns(
+        &self,
+        names: &Names,
+    ) -> Result<(Standalone, Stuck, Option<Standalone>), Box<Diagnostic>> {
         let t = &self.src.file.turns;
         let constant = |i| Standalone {
             node: Node::Const(i),
@@ -89,7 +95,10 @@ impl Compiler<'_> {
         } else {
             Stuck::Lose
         };
-        Ok((plies, stuck))
+        let most = (t.most.as_ref())
+            .map(|code| self.typed(code, names, Type::Int))
+            .transpose()?;
+        Ok((plies, stuck, most))
     }
 
     /// Compiles a stand-alone expression of a given type, with the frame it needs.

@@ -27,6 +27,9 @@ pub struct Action {
     pub name: String,
     pub phase: Option<usize>,
     pub fallback: bool,
+    /// Whether plies of this action that leave the same position are one move (the
+    /// file's `merge_routes`): the walk keeps the first of them.
+    pub merge_routes: bool,
     pub parts: Vec<Part>,
     /// How many local slots evaluating this action needs.
     pub frame: usize,

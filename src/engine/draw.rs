@@ -132,6 +132,9 @@ impl Game {
     /// those its measure lists. A fallback action is neither: it is walked only when no
     /// other action gives a ply.
     pub fn listed_by_draw(&self) -> Vec<bool> {
+        if self.sifts() {
+            return self.actions.iter().map(|a| !a.fallback).collect();
+        }
         let measured = match self.draw {
             Draw::Auto => self.listed_actions(),
             Draw::List | Draw::Sample => &[],
@@ -144,6 +147,10 @@ impl Game {
     }
 
     fn route(&self) -> Route<'_> {
+        // Plies compared with each other (`engine::sift`) are drawn from their list.
+        if self.sifts() {
+            return Route::List;
+        }
         match self.draw {
             Draw::List => Route::List,
             Draw::Sample => Route::Sample { listed: &[] },

@@ -69,12 +69,23 @@ impl Game {
         state: &mut State,
         ply: &Ply,
         locals: &mut [i64],
+        text: Option<&mut Text>,
+    ) {
+        self.replay_in(state, ply, locals, text, &mut Journal::off());
+    }
+
+    /// [`Game::replay`] through `journal` (recording, the ply can be taken back).
+    pub(super) fn replay_in(
+        &self,
+        state: &mut State,
+        ply: &Ply,
+        locals: &mut [i64],
         mut text: Option<&mut Text>,
+        journal: &mut Journal,
     ) {
         let me = state.to_move;
         let action = &self.actions[ply.action as usize];
         let mut values = ply.values.iter();
-        let mut journal = Journal::off();
         for (p, part) in action.parts.iter().enumerate() {
             if ply.skipped & (1 << p) != 0 || part.repeat != Repeat::Once {
                 part.clear_slots(locals);
@@ -82,7 +93,8 @@ impl Game {
             if ply.skipped & (1 << p) != 0 {
                 continue;
             }
-            // A repeated part (the last) is played as long as values are left.
+            // A repeated part is played as long as values are left (the parts after it
+            // choose nothing).
             while part.repeat == Repeat::Once || values.len() > 0 {
                 for choice in &part.choices {
                     match choice {
@@ -98,7 +110,7 @@ impl Game {
                 let mut m = Mut {
                     board: &self.board,
                     state,
-                    journal: &mut journal,
+                    journal,
                     me,
                 };
                 action.compiled[p].play.run(&mut m, locals);
@@ -539,6 +551,17 @@ impl Game {
             && let Some(ply) = self.parse_short(state, text)
         {
             return Ok(ply);
+        }
+        // Another route of a move that `merge_routes` lists once: the move listed.
+        if self.actions.iter().any(|a| a.merge_routes) {
+            let routes = self.routes(state);
+            let typed = (routes.iter()).find(|r| normalize(&self.notation(state, r)) == wanted);
+            if let Some(typed) = typed
+                && let Some((_, ply)) =
+                    (legal.iter()).find(|(_, p)| self.same_position(state, p, typed))
+            {
+                return Ok(ply.clone());
+            }
         }
         // Plies that begin with what was typed come first (`d5` for `d5xa1`: a move
         // given without the capture it makes), then by how few letters differ.

@@ -274,6 +274,12 @@ pub struct Game {
     pub phases: Vec<Phase>,
     pub plies_per_turn: Standalone,
     pub stuck: Stuck,
+    /// `[turns] most`: read after each legal ply's effects (with `me` the player who
+    /// plays it); only the plies that make it greatest are legal.
+    pub most: Option<Standalone>,
+    /// Whether the legal plies are sifted (`engine::sift`): the file has `[turns] most`,
+    /// or an action with `merge_routes`.
+    pub sifted: bool,
     pub actions: Vec<Action>,
     pub ends: Vec<EndRule>,
     /// `[[stuck]]`: tested when a player has no legal ply at the start of a turn, with

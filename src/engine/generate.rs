@@ -23,6 +23,12 @@ use super::state::{Journal, State};
 pub(crate) trait Sink {
     /// Takes a ply; false to stop the walk.
     fn ply(&mut self, action: u16, values: &[i64], skipped: u8) -> bool;
+
+    /// Whether the sink needs the plies as the rules that compare plies leave them
+    /// (`engine::sift`); one that only asks whether there is a ply does not.
+    fn sifted(&self) -> bool {
+        true
+    }
 }
 
 /// Lists every ply.
@@ -60,6 +66,10 @@ impl Sink for Any {
         self.0 = true;
         false
     }
+
+    fn sifted(&self) -> bool {
+        false
+    }
 }
 
 /// Counts the plies.
@@ -92,6 +102,39 @@ impl Game {
         if scratch.outcome.is_some() {
             return;
         }
+        if sink.sifted() && self.sifts() {
+            let mut plies = Vec::new();
+            self.walk_found(scratch, &mut plies, fallbacks_only);
+            self.sift(scratch, &mut plies, true);
+            for ply in &plies {
+                if !sink.ply(ply.action, &ply.values, ply.skipped) {
+                    return;
+                }
+            }
+            return;
+        }
+        self.walk_found(scratch, sink, fallbacks_only);
+    }
+
+    /// Every ply the legal plies are sifted from (`engine::sift`), with `most` applied
+    /// but every route kept: what a typed ply is also matched against.
+    pub(crate) fn routes(&self, state: &State) -> Vec<Ply> {
+        let mut plies = Vec::new();
+        let mut scratch = state.clone();
+        if scratch.outcome.is_none() {
+            self.walk_found(&mut scratch, &mut plies, false);
+            self.sift(&mut scratch, &mut plies, false);
+        }
+        plies
+    }
+
+    /// [`Game::walk_some`] before any sifting: the plies the actions find.
+    pub(crate) fn walk_found<S: Sink>(
+        &self,
+        scratch: &mut State,
+        sink: &mut S,
+        fallbacks_only: bool,
+    ) {
         let phase = self.current_phase(scratch);
         let me = scratch.to_move;
         let mut journal = Journal::recording();
@@ -244,23 +287,22 @@ impl<'a, 's, S: Sink> Walk<'a, 's, S> {
         self.choices(env, p)
     }
 
-    /// The repeated part `p` (the last), once more or not: with `may` the ply may end
-    /// here; with `must` it ends here only if the part cannot be played again.
+    /// The repeated part `p`, once more or not: with `may` the chain may end here; with
+    /// `must` it ends here only if the part cannot be played again. Where it ends, the
+    /// parts after it (which choose nothing) finish the ply.
     fn repeat(&mut self, env: &mut Env, p: usize) -> bool {
-        let end =
-            |w: &mut Self| w.step(1 + w.values.len()) && w.sink.ply(w.index, &w.values, w.skipped);
         if self.reps >= MOST_REPEATS {
-            return end(self);
+            return self.part(env, p + 1);
         }
         let must = self.action.parts[p].repeat == Repeat::Must;
-        if !must && !end(self) {
+        if !must && !self.part(env, p + 1) {
             return false;
         }
         let before = self.continued;
         if !self.choices(env, p) {
             return false;
         }
-        !must || self.continued != before || end(self)
+        !must || self.continued != before || self.part(env, p + 1)
     }
 
     /// Walks the choices of part `p`, and on from each combination that passes them.

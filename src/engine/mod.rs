@@ -25,6 +25,7 @@ pub mod program;
 pub mod radix;
 pub mod sample;
 pub mod shape;
+pub mod sift;
 pub mod stack_test;
 pub mod stacks;
 pub mod state;

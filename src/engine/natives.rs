@@ -480,6 +480,13 @@ pub static NATIVES: &[Native] = &[
         Set(ray)
     ),
     native!(
+        "range",
+        [Int, Int],
+        Numbers,
+        "The numbers from a up to b, b excluded, in increasing order (none if b <= a); at most 65,536 of them.",
+        Set(range)
+    ),
+    native!(
         "group",
         [Cell],
         Cells,
@@ -704,6 +711,18 @@ fn slide(c: &Ctx, a: &[i64], out: &mut Elems) {
     while cur >= 0 && out.len() <= c.board.len() && c.state.top_code(cur as CellId) == EMPTY_TOP {
         out.push(cur);
         cur = step(c, cur, a[1]);
+    }
+}
+
+/// The most numbers a `range` holds: a loop over numbers is bounded, whatever its bounds
+/// say, as a chain of plays is.
+pub const MOST_RANGE: i64 = 65_536;
+
+/// `range(a, b)`: a, a + 1, ... up to b excluded, at most [`MOST_RANGE`] of them.
+fn range(_: &Ctx, a: &[i64], out: &mut Elems) {
+    let end = a[1].min(a[0].saturating_add(MOST_RANGE));
+    if a[0] < end {
+        out.extend(a[0]..end);
     }
 }
 

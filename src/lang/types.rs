@@ -29,6 +29,8 @@ pub enum Type {
     Players,
     Dirs,
     Kinds,
+    /// A range of numbers (`range(a, b)`), ranged over by aggregates and `for`.
+    Numbers,
 }
 
 impl Type {
@@ -54,6 +56,7 @@ impl Type {
             Type::Players => Some(Type::Player),
             Type::Dirs => Some(Type::Dir),
             Type::Kinds => Some(Type::Kind),
+            Type::Numbers => Some(Type::Int),
             _ => None,
         }
     }
@@ -104,6 +107,7 @@ impl fmt::Display for Type {
             Type::Players => "a collection of players",
             Type::Dirs => "a collection of directions",
             Type::Kinds => "a collection of piece kinds",
+            Type::Numbers => "a range of numbers",
         })
     }
 }

@@ -72,12 +72,35 @@ pub fn squash(text: &str) -> String {
         .collect()
 }
 
+/// Why the ply written `text` (squashed) is not legal, when the actions find it but
+/// `[turns] most` (the file's `most`) keeps others: what it makes, and what they make.
+fn fewer(most: Option<&Code>, game: &Game, state: &State, text: &str) -> Option<String> {
+    let most = most?;
+    let found = game.found_plies(state);
+    let ply = (found.iter()).find(|p| squash(&game.notation(state, p)) == text)?;
+    let value = game.most_value(state, ply)?;
+    let kept = game.legal_plies(state);
+    let first = kept.first()?;
+    let best = game.most_value(state, first)?;
+    (value < best).then(|| {
+        format!(
+            "`[turns] most` keeps the plies that make `{}` greatest: {best}, as `{}` does; \
+             this one makes {value}",
+            most.get_ref(),
+            game.notation(state, first)
+        )
+    })
+}
+
 /// Why `typed` is not a legal ply of `state`, if it is written like a ply of one of the
 /// game's actions; the message starts with the ply.
 pub fn why_illegal(variant: &Variant, game: &Game, state: &State, typed: &str) -> Option<String> {
     let source = variant.source()?;
     let vocabulary = vocabulary(game);
     let text = squash(typed);
+    if let Some(why) = fewer(source.file.turns.most.as_ref(), game, state, &text) {
+        return Some(why);
+    }
     let phase = game
         .current_phase(state)
         .map(|p| game.phases[p].name.clone());

@@ -338,6 +338,9 @@ pub struct TurnSpec {
     /// With `stuck = "pass"`: how the game ends when every player passed in a row,
     /// `"draw"` (the default) or `"score"`.
     pub all_passed: Option<Spanned<String>>,
+    /// A number read after each legal ply's effects: only the plies that make it
+    /// greatest are legal (a majority capture: "take the most pieces").
+    pub most: Option<Code>,
 }
 
 /// `[[actions]]`: something a player may do. Its first part is written inline (the same
@@ -349,6 +352,11 @@ pub struct ActionSpec {
     pub phase: Option<Spanned<String>>,
     #[serde(default)]
     pub fallback: bool,
+    /// Whether plies of this action that leave the same position are one move (two
+    /// routes of a capture with the same start, end and pieces taken): the first listed
+    /// is kept.
+    #[serde(default)]
+    pub merge_routes: bool,
     #[serde(default)]
     pub choose: Vec<Code>,
     pub effect: Option<Code>,
@@ -381,7 +389,8 @@ pub struct PartSpec {
     #[serde(default)]
     pub optional: bool,
     /// `"must"` or `"may"`: the part is played again and again, as long as it can be
-    /// (must) or as long as the player wants (may); only the last part repeats.
+    /// (must) or as long as the player wants (may). Only the parts after it, which choose
+    /// nothing, follow it: what happens once when the chain ends.
     pub repeat: Option<Spanned<String>>,
     #[serde(default)]
     pub choose: Vec<Code>,
