@@ -517,3 +517,59 @@ fn grow_by_links(board: &Board, like: &[u64], seed: usize, dirs: u8, out: &mut [
         }
     }
 }
+
+/// Whether the group containing `cell` goes around some cell: a cell, of the group or
+/// not, that the group's other cells cut off from the rim of the board (the `encloses`
+/// hook: a ring of pieces, whatever stands inside it). A cell is on the rim when it lacks
+/// a link in one of the directions of `dirs` that the board links somewhere; a way out
+/// goes through links in `dirs` over cells outside the group. So a cell outside the group
+/// that no such way leads from to the rim is enclosed; and a cell of the group, off the
+/// rim, whose every neighbour is in the group is enclosed by them (the ring around it is
+/// made of them). False for an empty cell or none. Grown cell by cell: it is asked once a
+/// ply at most, where a rule looks at the group of the piece just placed.
+pub fn encloses(c: &View, cell: i64, dirs: i64) -> bool {
+    let mut group = [0u64; MAX_WORDS];
+    group_cells(c, cell, dirs, &mut group);
+    if group.iter().all(|&w| w == 0) {
+        return false;
+    }
+    let board = c.board;
+    let dirs = dirs as u8;
+    let in_group = |x: usize| group[x / 64] & (1 << (x % 64)) != 0;
+    let linked = (0..board.len()).fold(0u8, |used, x| {
+        used | (0..8)
+            .filter(|&d| board.step(x as CellId, d).is_some())
+            .fold(0, |m, d| m | 1 << d)
+    }) & dirs;
+    let on_rim =
+        |x: usize| (0..8).any(|d| linked & (1 << d) != 0 && board.step(x as CellId, d).is_none());
+    let neighbours = |x: usize| {
+        (0..8)
+            .filter(move |&d| dirs & (1 << d) != 0)
+            .filter_map(move |d| board.step(x as CellId, d))
+            .map(|n| n as usize)
+    };
+    // Every cell outside the group that a way leads from to the rim.
+    let mut free = vec![false; board.len()];
+    let mut todo: Vec<usize> = (0..board.len())
+        .filter(|&x| !in_group(x) && on_rim(x))
+        .collect();
+    for &x in &todo {
+        free[x] = true;
+    }
+    while let Some(x) = todo.pop() {
+        for n in neighbours(x) {
+            if !in_group(n) && !free[n] {
+                free[n] = true;
+                todo.push(n);
+            }
+        }
+    }
+    (0..board.len()).any(|x| {
+        if in_group(x) {
+            !on_rim(x) && neighbours(x).all(in_group)
+        } else {
+            !free[x]
+        }
+    })
+}
