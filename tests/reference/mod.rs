@@ -11,6 +11,8 @@
 pub mod bounce;
 pub mod draughts;
 pub mod go;
+pub mod havannah;
+pub mod lines_of_action;
 pub mod minidrop;
 pub mod morris;
 pub mod reversi;
