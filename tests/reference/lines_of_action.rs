@@ -51,11 +51,11 @@ impl LinesOfAction {
     /// The start (rules 1, 2).
     pub fn new(simultaneous_draw: bool) -> LinesOfAction {
         let mut board = [[None; 8]; 8];
-        for i in 1..7 {
-            board[i][0] = Some(0);
-            board[i][7] = Some(0);
-            board[0][i] = Some(1);
-            board[7][i] = Some(1);
+        for (f, r) in (1..7).flat_map(|i| [(i, 0), (i, 7)]) {
+            board[f][r] = Some(0);
+        }
+        for (f, r) in (1..7).flat_map(|i| [(0, i), (7, i)]) {
+            board[f][r] = Some(1);
         }
         LinesOfAction {
             board,
