@@ -48,7 +48,7 @@ fn allocations() -> u64 {
 
 #[test]
 fn random_plies_allocate_nothing() {
-    let games: [(&str, crate::common::Params); 18] = [
+    let games: [(&str, crate::common::Params); 21] = [
         ("amazons", &[]),
         ("bounce", &[]),
         ("breakthrough", &[]),
@@ -58,6 +58,9 @@ fn random_plies_allocate_nothing() {
         ("go", &[]),
         ("hex", &[]),
         ("hex", &[("swap", "true")]),
+        ("havannah", &[]),
+        ("lines_of_action", &[]),
+        ("fanorona", &[]),
         ("reversi", &[]),
         ("tictactoe", &[]),
         ("morris", &[]),

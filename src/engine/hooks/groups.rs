@@ -18,7 +18,7 @@ use std::cell::RefCell;
 
 use super::View;
 use crate::engine::board::{Board, CellId};
-use crate::engine::cellset::WORDS as MAX_WORDS;
+use crate::engine::cellset::{self, WORDS as MAX_WORDS};
 use crate::engine::state::{EMPTY_TOP, NEUTRAL};
 
 /// The size of the group containing `cell` (0 for an empty cell or none).
@@ -530,46 +530,52 @@ fn grow_by_links(board: &Board, like: &[u64], seed: usize, dirs: u8, out: &mut [
 pub fn encloses(c: &View, cell: i64, dirs: i64) -> bool {
     let mut group = [0u64; MAX_WORDS];
     group_cells(c, cell, dirs, &mut group);
-    if group.iter().all(|&w| w == 0) {
+    let words = c.state.words();
+    if group[..words].iter().all(|&w| w == 0) {
         return false;
     }
     let board = c.board;
     let dirs = dirs as u8;
-    let in_group = |x: usize| group[x / 64] & (1 << (x % 64)) != 0;
-    let linked = (0..board.len()).fold(0u8, |used, x| {
-        used | (0..8)
-            .filter(|&d| board.step(x as CellId, d).is_some())
-            .fold(0, |m, d| m | 1 << d)
-    }) & dirs;
-    let on_rim =
-        |x: usize| (0..8).any(|d| linked & (1 << d) != 0 && board.step(x as CellId, d).is_none());
-    let neighbours = |x: usize| {
+    let cells = 0..board.len() as CellId;
+    let links = |x: CellId| {
         (0..8)
-            .filter(move |&d| dirs & (1 << d) != 0)
-            .filter_map(move |d| board.step(x as CellId, d))
-            .map(|n| n as usize)
+            .filter(|&d| board.step(x, d).is_some())
+            .fold(0u8, |m, d| m | 1 << d)
     };
-    // Every cell outside the group that a way leads from to the rim.
-    let mut free = vec![false; board.len()];
-    let mut todo: Vec<usize> = (0..board.len())
-        .filter(|&x| !in_group(x) && on_rim(x))
-        .collect();
-    for &x in &todo {
-        free[x] = true;
-    }
-    while let Some(x) = todo.pop() {
-        for n in neighbours(x) {
-            if !in_group(n) && !free[n] {
-                free[n] = true;
-                todo.push(n);
+    let linked = cells.clone().fold(0u8, |used, x| used | links(x)) & dirs;
+    let on_rim = |x: CellId| links(x) & linked != linked;
+    let (mut outside, mut free) = ([0u64; MAX_WORDS], [0u64; MAX_WORDS]);
+    for x in cells.clone() {
+        let i = x as usize;
+        if group[i / 64] & (1 << (i % 64)) == 0 {
+            cellset::insert(&mut outside, i);
+            if on_rim(x) {
+                cellset::insert(&mut free, i);
             }
         }
     }
-    (0..board.len()).any(|x| {
-        if in_group(x) {
-            !on_rim(x) && neighbours(x).all(in_group)
-        } else {
-            !free[x]
+    // Grow the cells outside the group that a way leads from to the rim, a frontier at a
+    // time.
+    let mut fresh = free;
+    while fresh[..words].iter().any(|&w| w != 0) {
+        let mut next = [0u64; MAX_WORDS];
+        for m in cellset::members(&fresh[..words]) {
+            board.add_adjacent(m as CellId, dirs, &mut next[..words]);
         }
+        for ((n, o), f) in next[..words].iter_mut().zip(&outside).zip(&mut free) {
+            *n &= o & !*f;
+            *f |= *n;
+        }
+        fresh = next;
+    }
+    if (0..words).any(|i| outside[i] & !free[i] != 0) {
+        return true;
+    }
+    // No cell outside is shut in: a cell of the group off the rim whose every neighbour
+    // is in the group is.
+    cellset::members(&group[..words]).any(|m| {
+        let mut around = [0u64; MAX_WORDS];
+        board.add_adjacent(m as CellId, dirs, &mut around[..words]);
+        !on_rim(m as CellId) && (0..words).all(|i| around[i] & !group[i] == 0)
     })
 }
