@@ -16,6 +16,7 @@ mod docs;
 mod draughts;
 mod draughts10;
 mod facts;
+mod fanorona;
 mod fast;
 mod fast_engines;
 mod format;

@@ -10,6 +10,7 @@
 
 pub mod bounce;
 pub mod draughts;
+pub mod fanorona;
 pub mod go;
 pub mod havannah;
 pub mod lines_of_action;
