@@ -48,7 +48,7 @@ fn allocations() -> u64 {
 
 #[test]
 fn random_plies_allocate_nothing() {
-    let games: [(&str, crate::common::Params); 21] = [
+    let games: [(&str, crate::common::Params); 20] = [
         ("amazons", &[]),
         ("bounce", &[]),
         ("breakthrough", &[]),
@@ -60,7 +60,6 @@ fn random_plies_allocate_nothing() {
         ("hex", &[("swap", "true")]),
         ("havannah", &[]),
         ("lines_of_action", &[]),
-        ("fanorona", &[]),
         ("reversi", &[]),
         ("tictactoe", &[]),
         ("morris", &[]),

@@ -124,7 +124,7 @@ hand = { init = { pawn = 2 }, per = "kind" }
     let s = g.start();
     let values = |name: &str| {
         let v = g.vars.iter().find(|v| v.name == name).unwrap();
-        let n = v.per.slots(g.players.len(), g.kinds.len());
+        let n = v.per.slots(g.players.len(), g.kinds.len(), g.board.len());
         s.vars[v.slot as usize..v.slot as usize + n].to_vec()
     };
     // Kinds in the order of their names: pawn, rook.
