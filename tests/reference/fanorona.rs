@@ -66,7 +66,7 @@ fn inside((f, r): (i32, i32)) -> bool {
 fn has_line(p: (i32, i32), k: usize) -> bool {
     let (df, dr) = STEPS[k];
     let q = (p.0 + df, p.1 + dr);
-    inside(q) && (k % 2 == 0 || (p.0 + p.1) % 2 == 0)
+    inside(q) && (k.is_multiple_of(2) || (p.0 + p.1).rem_euclid(2) == 0)
 }
 
 fn plus(p: (i32, i32), k: usize, n: i32) -> (i32, i32) {
