@@ -48,7 +48,7 @@ fn allocations() -> u64 {
 
 #[test]
 fn random_plies_allocate_nothing() {
-    let games: [(&str, crate::common::Params); 21] = [
+    let games: [(&str, crate::common::Params); 23] = [
         ("amazons", &[]),
         ("bounce", &[]),
         ("breakthrough", &[]),
@@ -58,6 +58,8 @@ fn random_plies_allocate_nothing() {
         ("go", &[]),
         ("hex", &[]),
         ("hex", &[("swap", "true")]),
+        ("havannah", &[]),
+        ("lines_of_action", &[]),
         ("reversi", &[]),
         ("tictactoe", &[]),
         ("morris", &[]),

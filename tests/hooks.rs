@@ -565,3 +565,33 @@ notation = 'theirs {{x}}'
         }
     }
 }
+
+#[test]
+fn encloses_finds_a_group_that_goes_around_a_cell() {
+    // Eight stones around the empty c3, joined orthogonally: each is in a group that
+    // goes around c3.
+    let ring = ["b2", "c2", "d2", "d3", "d4", "c4", "b4", "b3"];
+    let g = board_game(&ring, "cells where encloses(x)");
+    let mut expected: Vec<String> = ring.iter().map(|c| c.to_string()).collect();
+    expected.sort();
+    assert_eq!(listed(&g), expected);
+    // A stone of the group on c3 is still gone around: by the eight others.
+    let mut full = ring.to_vec();
+    full.push("c3");
+    let g = board_game(&full, "cells where encloses(x)");
+    assert_eq!(listed(&g).len(), 9);
+    // A gap lets c3 out; and the edge of the board closes no ring (a1 is on the rim).
+    let g = board_game(&ring[..7], "cells where encloses(x)");
+    assert!(listed(&g).is_empty());
+    let g = board_game(&["a2", "b2", "b1"], "cells where encloses(x)");
+    assert!(listed(&g).is_empty());
+    // Through all eight directions the orthogonal ring is one group, and c3 is shut in
+    // as well; four diagonal neighbours alone leave it ways out between them.
+    let g = board_game(&ring, "cells where encloses(x, all_directions)");
+    assert_eq!(listed(&g).len(), 8);
+    let g = board_game(
+        &["b2", "d2", "d4", "b4", "c1"],
+        "cells where encloses(x, diagonal)",
+    );
+    assert!(listed(&g).is_empty());
+}

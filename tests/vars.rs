@@ -114,6 +114,7 @@ fn a_variable_per_kind_may_start_per_kind_and_kinds_left_out_start_at_zero_or_no
     let vars = r#"
 [vars.global]
 worth = { init = { rook = 5 }, per = "kind" }
+marks = { init = 0, per = "cell" }
 promotes = { init = { pawn = "kind rook" }, per = "kind" }
 
 [vars.player]
@@ -123,7 +124,7 @@ hand = { init = { pawn = 2 }, per = "kind" }
     let s = g.start();
     let values = |name: &str| {
         let v = g.vars.iter().find(|v| v.name == name).unwrap();
-        let n = v.per.slots(g.players.len(), g.kinds.len());
+        let n = v.per.slots(g.players.len(), g.kinds.len(), g.board.len());
         s.vars[v.slot as usize..v.slot as usize + n].to_vec()
     };
     // Kinds in the order of their names: pawn, rook.
@@ -194,9 +195,19 @@ fn a_diagram_names_what_a_variable_is_indexed_by() {
 fn misused_variables_per_kind_and_per_seat_are_refused_where_they_are_written() {
     let cases: Vec<(&str, String, &str)> = vec![
         (
+            "[vars.player]\nhand = { init = 0, per = \"square\" }",
+            DROPS.to_string(),
+            "a variable cannot be per `square`",
+        ),
+        (
             "[vars.player]\nhand = { init = 0, per = \"cell\" }",
             DROPS.to_string(),
-            "a variable cannot be per `cell`",
+            "a player variable cannot be per `cell`",
+        ),
+        (
+            "[vars.turn]\nseen = { init = { b1 = true }, per = \"cell\" }",
+            PUT.to_string(),
+            "only a variable per player or per kind can start with a table of values",
         ),
         (
             "[vars.global]\ndropped = { init = { black = 1, white = 0 } }",
@@ -292,6 +303,7 @@ last = "cell"
 [vars.turn]
 steps = 0
 placed = { init = false, per = "kind" }
+seen = { init = false, per = "cell" }
 "#;
 
 /// A rule that asks about repetitions and never ends a game: a game that has it keeps
@@ -338,12 +350,13 @@ fn every_slot(g: &rulebook::engine::game::Game) -> Vec<(usize, String, Type)> {
     let (players, kinds) = (g.players.len(), g.kinds.len());
     let mut slots = Vec::new();
     for v in &g.vars {
-        for offset in 0..v.per.slots(players, kinds) {
+        for offset in 0..v.per.slots(players, kinds, g.board.len()) {
             let (player, kind) = (&g.players, &g.kinds);
             let name = match v.per {
                 Per::Game => v.name.clone(),
                 Per::Player => format!("{}({})", v.name, player[offset]),
                 Per::Kind => format!("{}({})", v.name, kind[offset].name),
+                Per::Cell => format!("{}({})", v.name, g.board.names[offset]),
                 Per::PlayerKind => format!(
                     "{}({}, {})",
                     v.name,
@@ -427,4 +440,45 @@ proptest! {
             every_variable_is_hashed(&format!("{name} after {} plies, seed {seed}", s.plies), &g, &s);
         }
     }
+}
+
+/// A variable per cell: one value per cell, read and set by its cell, a turn variable's
+/// values reset at every turn, and written in diagrams by the cell's name.
+#[test]
+fn variables_per_cell_are_read_set_reset_and_written_in_diagrams() {
+    let vars = r#"
+[turns]
+plies = 2
+
+[vars.global]
+visits = { init = 0, per = "cell" }
+
+[vars.turn]
+here = { init = false, per = "cell" }
+"#;
+    let actions = r#"
+[[actions]]
+name = "put"
+choose = ['at in cells where empty(at)']
+effect = 'place(at, pawn, me); visits(at) = visits(at) + 1; here(at) = true'
+notation = '{at}'
+
+[[actions]]
+name = "recall"
+choose = ['c in cells where here(c) && visits(c) == 1']
+effect = 'here(c) = false'
+notation = 'recall {c}'
+"#;
+    let g = game(&small(vars, actions));
+    let mut s = g.start();
+    assert_eq!(texts(&g, &s), ["a1", "b1", "c1"]);
+    play(&g, &mut s, "a1");
+    assert_eq!(texts(&g, &s), ["b1", "c1", "recall a1"]);
+    play(&g, &mut s, "b1");
+    // White's turn: `here` is reset, `visits` is not (a1 and b1 are taken, c1 is free).
+    assert_eq!(texts(&g, &s), ["c1"]);
+    let d = diagram::read(&g, ". . . / here(c1) = true / visits(c1) = 1").expect("a diagram");
+    assert_eq!(texts(&g, &d), ["a1", "b1", "c1", "recall c1"]);
+    let refused = diagram::read(&g, ". . . / here(z9) = true").expect_err("refused");
+    assert!(refused.contains("`z9` is not"), "{refused}");
 }

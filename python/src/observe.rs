@@ -103,8 +103,8 @@ impl Layout {
     }
 }
 
-/// A name for each variable slot of the game: `name`, `name[player]`, `name[kind]` or
-/// `name[player, kind]`.
+/// A name for each variable slot of the game: `name`, `name[player]`, `name[kind]`,
+/// `name[player, kind]` or `name[cell]`.
 fn var_names(game: &Game) -> Vec<String> {
     let slots = game.initial.vars.len();
     let mut names: Vec<String> = (0..slots).map(|i| format!("variable {i}")).collect();
@@ -119,6 +119,9 @@ fn var_names(game: &Game) -> Vec<String> {
             Per::Kind => kinds.iter().map(|k| format!("{}[{k}]", var.name)).collect(),
             Per::PlayerKind => (game.players.iter())
                 .flat_map(|p| kinds.iter().map(move |k| format!("{}[{p}, {k}]", var.name)))
+                .collect(),
+            Per::Cell => (game.board.names.iter())
+                .map(|c| format!("{}[{c}]", var.name))
                 .collect(),
         };
         for (i, name) in each.into_iter().enumerate() {

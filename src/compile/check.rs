@@ -827,6 +827,7 @@ fn per_text(per: Per) -> &'static str {
         Per::Player => "per player",
         Per::Kind => "per piece kind",
         Per::PlayerKind => "per player and piece kind",
+        Per::Cell => "per cell",
     }
 }
 
@@ -837,6 +838,7 @@ fn indexed(name: &str, per: Per) -> String {
         Per::Player => format!("`{name}(PLAYER)`, e.g. `{name}(me)`"),
         Per::Kind => format!("`{name}(KIND)`, e.g. `{name}(k)` with `k in kinds`"),
         Per::PlayerKind => format!("`{name}(PLAYER, KIND)`, e.g. `{name}(me, top(c))`"),
+        Per::Cell => format!("`{name}(CELL)`, e.g. `{name}(to)`"),
     }
 }
 

@@ -414,8 +414,16 @@ impl Compiler<'_> {
                 turn_first = vars.len();
             }
             for (name, v) in specs {
-                let (inits, ty, per) =
-                    self.variable(table, v, &env, &names, &seat_names, &players, &kinds)?;
+                let (inits, ty, per) = self.variable(
+                    table,
+                    v,
+                    &env,
+                    &names,
+                    &seat_names,
+                    &players,
+                    &kinds,
+                    board.len(),
+                )?;
                 let slot = u16::try_from(vars.len())
                     .ok()
                     .filter(|s| usize::from(*s) + inits.len() <= usize::from(u16::MAX))

@@ -112,27 +112,32 @@ impl Compiler<'_> {
         seats: &[(String, Range<usize>)],
         players: &[String],
         kinds: &[KindInfo],
+        cells: usize,
     ) -> Result<(Vec<i64>, Type, Per), Box<Diagnostic>> {
         let (init, init_span, per) = match spec.get_ref() {
             VarSpec::Value(v) => (&VarInit::Value(v.clone()), spec.span(), None),
             VarSpec::Table { init, per } => (init.get_ref(), init.span(), per.as_ref()),
         };
-        let by_kind = match per {
-            None => false,
-            Some(p) if p.get_ref() == "kind" => true,
-            Some(p) => {
+        let per = match (table, per.map(|p| (p.get_ref().as_str(), p))) {
+            (VarTable::Player, None) => Per::Player,
+            (VarTable::Player, Some(("kind", _))) => Per::PlayerKind,
+            (_, None) => Per::Game,
+            (_, Some(("kind", _))) => Per::Kind,
+            (VarTable::Player, Some(("cell", p))) => {
                 return Err(self.at(
                     p.span(),
-                    format!("a variable cannot be per `{}`", printable(p.get_ref())),
-                    "expected \"kind\": one value per piece kind (per player and kind under [vars.player])",
+                    "a player variable cannot be per `cell`",
+                    "a variable per cell goes under [vars.global] or [vars.turn]",
                 ));
             }
-        };
-        let per = match (table, by_kind) {
-            (VarTable::Player, false) => Per::Player,
-            (VarTable::Player, true) => Per::PlayerKind,
-            (_, false) => Per::Game,
-            (_, true) => Per::Kind,
+            (_, Some(("cell", _))) => Per::Cell,
+            (_, Some((other, p))) => {
+                return Err(self.at(
+                    p.span(),
+                    format!("a variable cannot be per `{}`", printable(other)),
+                    "expected \"kind\" (one value per piece kind; per player and kind under [vars.player]) or \"cell\" (one value per cell)",
+                ));
+            }
         };
         let (value, ty) = match init {
             VarInit::Value(v) => {
@@ -157,6 +162,7 @@ impl Compiler<'_> {
             Per::Player => (players.len(), 1),
             Per::Kind => (1, kinds.len()),
             Per::PlayerKind => (players.len(), kinds.len()),
+            Per::Cell => (1, cells),
         };
         let inits = (0..p_count)
             .flat_map(|p| (0..k_count).map(move |k| (p, k)))

@@ -101,6 +101,8 @@ pub enum Per {
     Kind,
     /// One per player and kind: in slot + p × the number of kinds + k.
     PlayerKind,
+    /// One per cell (`[vars.global]`, `[vars.turn]`): cell c's in slot + c.
+    Cell,
 }
 
 impl Per {
@@ -111,16 +113,18 @@ impl Per {
             Per::Player => &[Type::Player],
             Per::Kind => &[Type::Kind],
             Per::PlayerKind => &[Type::Player, Type::Kind],
+            Per::Cell => &[Type::Cell],
         }
     }
 
     /// How many slots such a variable takes.
-    pub fn slots(self, players: usize, kinds: usize) -> usize {
+    pub fn slots(self, players: usize, kinds: usize, cells: usize) -> usize {
         match self {
             Per::Game => 1,
             Per::Player => players,
             Per::Kind => kinds,
             Per::PlayerKind => players * kinds,
+            Per::Cell => cells,
         }
     }
 
@@ -459,6 +463,7 @@ impl Game {
                 Per::PlayerKind => {
                     format!("a variable per player and piece kind: `{name}(SEAT, KIND)`")
                 }
+                Per::Cell => format!("a variable per cell: `{name}(CELL)`"),
             };
             return Err(format!("`{name}` is {form}"));
         }
@@ -466,6 +471,7 @@ impl Game {
         for (arg, ty) in args.iter().zip(want) {
             let found = match ty {
                 Type::Player => self.players.iter().position(|p| p == arg),
+                Type::Cell => self.board.find(arg).map(usize::from),
                 _ => self.kinds.iter().position(|k| k.name == *arg),
             };
             indices.push(found.ok_or_else(|| format!("`{arg}` is not {ty}"))?);

@@ -402,6 +402,20 @@ pub static NATIVES: &[Native] = &[
         Value(|c, a| groups::liberties(&c.view(), a[0], a[1]))
     ),
     native!(
+        "encloses",
+        [Cell],
+        Bool,
+        "Hook: whether the orthogonally connected group of a cell goes around some cell (of the group or not) that its other cells cut off from the rim of the board.",
+        Value(|c, a| groups::encloses(&c.view(), a[0], super::board::ORTHOGONAL as i64) as i64)
+    ),
+    native!(
+        "encloses",
+        [Cell, DirSet],
+        Bool,
+        "Hook: as above, connected (and cut off) through the given directions.",
+        Value(|c, a| groups::encloses(&c.view(), a[0], a[1]) as i64)
+    ),
+    native!(
         "run",
         [Cell, Dir],
         Int,

@@ -231,6 +231,7 @@ fn assign(game: &Game, state: &mut State, line: &str) -> Result<(), String> {
                     Per::PlayerKind => {
                         format!("a variable per player and piece kind: `{name}(SEAT, KIND) = ...`")
                     }
+                    Per::Cell => format!("a variable per cell: `{name}(CELL) = ...`"),
                 };
                 return Err(format!("`{name}` is {form}"));
             }

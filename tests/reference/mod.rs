@@ -10,9 +10,12 @@
 
 pub mod bounce;
 pub mod draughts;
+pub mod fanorona;
 pub mod go;
 pub mod gomoku;
+pub mod havannah;
 pub mod konane;
+pub mod lines_of_action;
 pub mod minidrop;
 pub mod morris;
 pub mod reversi;

@@ -18,7 +18,7 @@ use std::cell::RefCell;
 
 use super::View;
 use crate::engine::board::{Board, CellId};
-use crate::engine::cellset::WORDS as MAX_WORDS;
+use crate::engine::cellset::{self, WORDS as MAX_WORDS};
 use crate::engine::state::{EMPTY_TOP, NEUTRAL};
 
 /// The size of the group containing `cell` (0 for an empty cell or none).
@@ -516,4 +516,66 @@ fn grow_by_links(board: &Board, like: &[u64], seed: usize, dirs: u8, out: &mut [
             }
         }
     }
+}
+
+/// Whether the group containing `cell` goes around some cell: a cell, of the group or
+/// not, that the group's other cells cut off from the rim of the board (the `encloses`
+/// hook: a ring of pieces, whatever stands inside it). A cell is on the rim when it lacks
+/// a link in one of the directions of `dirs` that the board links somewhere; a way out
+/// goes through links in `dirs` over cells outside the group. So a cell outside the group
+/// that no such way leads from to the rim is enclosed; and a cell of the group, off the
+/// rim, whose every neighbour is in the group is enclosed by them (the ring around it is
+/// made of them). False for an empty cell or none. Grown cell by cell: it is asked once a
+/// ply at most, where a rule looks at the group of the piece just placed.
+pub fn encloses(c: &View, cell: i64, dirs: i64) -> bool {
+    let mut group = [0u64; MAX_WORDS];
+    group_cells(c, cell, dirs, &mut group);
+    let words = c.state.words();
+    if group[..words].iter().all(|&w| w == 0) {
+        return false;
+    }
+    let board = c.board;
+    let dirs = dirs as u8;
+    let cells = 0..board.len() as CellId;
+    let links = |x: CellId| {
+        (0..8)
+            .filter(|&d| board.step(x, d).is_some())
+            .fold(0u8, |m, d| m | 1 << d)
+    };
+    let linked = cells.clone().fold(0u8, |used, x| used | links(x)) & dirs;
+    let on_rim = |x: CellId| links(x) & linked != linked;
+    let (mut outside, mut free) = ([0u64; MAX_WORDS], [0u64; MAX_WORDS]);
+    for x in cells.clone() {
+        let i = x as usize;
+        if group[i / 64] & (1 << (i % 64)) == 0 {
+            cellset::insert(&mut outside, i);
+            if on_rim(x) {
+                cellset::insert(&mut free, i);
+            }
+        }
+    }
+    // Grow the cells outside the group that a way leads from to the rim, a frontier at a
+    // time.
+    let mut fresh = free;
+    while fresh[..words].iter().any(|&w| w != 0) {
+        let mut next = [0u64; MAX_WORDS];
+        for m in cellset::members(&fresh[..words]) {
+            board.add_adjacent(m as CellId, dirs, &mut next[..words]);
+        }
+        for ((n, o), f) in next[..words].iter_mut().zip(&outside).zip(&mut free) {
+            *n &= o & !*f;
+            *f |= *n;
+        }
+        fresh = next;
+    }
+    if (0..words).any(|i| outside[i] & !free[i] != 0) {
+        return true;
+    }
+    // No cell outside is shut in: a cell of the group off the rim whose every neighbour
+    // is in the group is.
+    cellset::members(&group[..words]).any(|m| {
+        let mut around = [0u64; MAX_WORDS];
+        board.add_adjacent(m as CellId, dirs, &mut around[..words]);
+        !on_rim(m as CellId) && (0..words).all(|i| around[i] & !group[i] == 0)
+    })
 }
