@@ -48,7 +48,8 @@ fn allocations() -> u64 {
 
 #[test]
 fn random_plies_allocate_nothing() {
-    let games: [(&str, crate::common::Params); 23] = [
+    let games: [(&str, crate::common::Params); 24] = [
+        ("abalone", &[]),
         ("amazons", &[]),
         ("bounce", &[]),
         ("breakthrough", &[]),

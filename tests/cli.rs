@@ -946,7 +946,7 @@ fn a_bare_game_name_is_the_file_in_games_unless_the_working_folder_has_that_file
     assert!(
         err.starts_with(
             "no game file `tictac`: no file of that name in the working folder, nor \
-             games/tictac.toml; the games in games/: amazons, bounce, "
+             games/tictac.toml; the games in games/: abalone, amazons, bounce, "
         ) && err.contains(", tictactoe, "),
         "{err}"
     );

@@ -12,6 +12,8 @@ use rulebook::spec;
 
 /// Every game of the library and of the tests, with parameters that switch variants on.
 const GAMES: &[(&str, &[(&str, &str)])] = &[
+    ("games/abalone.toml", &[]),
+    ("games/abalone.toml", &[("to_win", "1")]),
     ("games/amazons.toml", &[]),
     ("games/bounce.toml", &[]),
     ("games/bounce.toml", &[("size", "6")]),

@@ -1,5 +1,6 @@
 //! The one integration-test binary: every suite is a module here.
 
+mod abalone;
 mod action_ids;
 mod actions;
 mod allocations;

@@ -174,6 +174,16 @@ proptest! {
 }
 
 proptest! {
+    // Pushes and pushes off the edge come late: the walk goes on long enough to meet them.
+    #![proptest_config(crate::common::config(4))]
+
+    #[test]
+    fn abalone_plies_are_legal_and_replay(seed in any::<u64>(), to_win in 1u8..=6) {
+        walk(&game("abalone", &[("to_win", &to_win.to_string())]), seed, 400);
+    }
+}
+
+proptest! {
     // Whole games: Reversi's forced passes and its end, draughts' capture sequences and
     // kings, Go's captures, superko and passes.
     #![proptest_config(crate::common::config(8))]

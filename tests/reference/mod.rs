@@ -8,6 +8,7 @@
 //! trace-replay and perft tests in `traces.rs`, `traces_vlkno_sight.rs`,
 //! `traces_splut.rs`, `traces_morris.rs` and `go.rs` compare the interpreter against them.
 
+pub mod abalone;
 pub mod bounce;
 pub mod draughts;
 pub mod fanorona;
