@@ -60,8 +60,9 @@ struct GameArgs {
     params: Vec<String>,
     /// Starts from this position instead of the game's start: a board diagram (ranks top
     /// first, `/` between lines, `NAME = VALUE` for the player to move and variables),
-    /// the game's position text (`[position_text]`), or @FILE to read
-    /// one from a file. See docs/game-format.md, "Starting positions".
+    /// a board as `moves --board` draws it, the game's position text
+    /// (`[position_text]`), or @FILE (one word) to read one from a file. See
+    /// docs/game-format.md, "Starting positions".
     #[arg(long, value_name = "DIAGRAM|TEXT|@FILE")]
     position: Option<String>,
     /// Plies to play first, from the start (or the --position), separated by `;`: the
