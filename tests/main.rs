@@ -41,6 +41,7 @@ mod routes;
 mod runaways;
 mod semantics;
 mod shards;
+mod shogi;
 mod sight;
 mod splut;
 mod statistics;
