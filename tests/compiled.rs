@@ -24,6 +24,7 @@ const GAMES: &[(&str, &[(&str, &str)])] = &[
     ("games/hex.toml", &[]),
     ("games/morris.toml", &[]),
     ("games/reversi.toml", &[]),
+    ("games/shogi.toml", &[]),
     ("games/sight.toml", &[]),
     ("games/sight.toml", &[("strict_priority", "true")]),
     ("games/splut.toml", &[]),
