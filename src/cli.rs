@@ -20,11 +20,11 @@ use crate::bots::{self, Bot};
 use crate::compile;
 use crate::engine::game::{Draw, Game, IllegalPly};
 use crate::engine::state::State;
-use crate::load::{Failure, GameArgsRef, game_file, load_game};
+use crate::load::{Failure, GameArgsRef, game_file, load_game, position_file};
 use crate::record::file::{Named, check_paths, write_output};
 use crate::record::trace;
 use crate::record::transcript::{Transcript, closest_plies};
-use crate::record::{pgn, position_text};
+use crate::record::{diagram, pgn, position_text};
 use crate::render::board::render;
 use crate::render::order::sort_natural;
 use crate::render::picture::{self, html};
@@ -60,10 +60,15 @@ struct GameArgs {
     params: Vec<String>,
     /// Starts from this position instead of the game's start: a board diagram (ranks top
     /// first, `/` between lines, `NAME = VALUE` for the player to move and variables),
-    /// the game's position text (`[position_text]`), or @FILE to read
-    /// one from a file. See docs/game-format.md, "Starting positions".
+    /// a board as `moves --board` draws it, the game's position text
+    /// (`[position_text]`), or @FILE (one word) to read one from a file. See
+    /// docs/game-format.md, "Starting positions".
     #[arg(long, value_name = "DIAGRAM|TEXT|@FILE")]
     position: Option<String>,
+    /// Plies to play first, from the start (or the --position), separated by `;`: the
+    /// command starts from the position they reach.
+    #[arg(long, value_name = "PLY; PLY; ...")]
+    after: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -82,9 +87,6 @@ enum Command {
     Moves {
         #[command(flatten)]
         game: GameArgs,
-        /// Plies to play from the start first, separated by `;`.
-        #[arg(long, value_name = "PLY; PLY; ...")]
-        after: Option<String>,
         /// Also draws the position before the list.
         #[arg(long)]
         board: bool,
@@ -346,7 +348,7 @@ impl GameArgs {
             path: Path::new(&self.game),
             written: false,
         }];
-        if let Some(file) = self.position.as_deref().and_then(|p| p.strip_prefix('@')) {
+        if let Some(file) = self.position.as_deref().and_then(position_file) {
             paths.push(Named {
                 what: "the --position file",
                 path: Path::new(file),
@@ -361,6 +363,13 @@ impl GameArgs {
         check_paths(&paths).map_err(Failure)
     }
 
+    /// The game loaded, started from the position `--after`'s plies reach when given
+    /// (recorded as a diagram, so that transcripts replay from it).
+    fn load(&self) -> Result<Game, Failure> {
+        let game = load_game(&self.as_ref())?;
+        after(game, self.after.as_deref())
+    }
+
     fn as_ref(&self) -> GameArgsRef<'_> {
         GameArgsRef {
             game: &self.game,
@@ -368,6 +377,23 @@ impl GameArgs {
             position: self.position.as_deref(),
         }
     }
+}
+
+/// `game` started from the position the plies of `--after` reach from its start (the
+/// game as it is without them).
+fn after(mut game: Game, plies: Option<&str>) -> Result<Game, Failure> {
+    if let Some(plies) = plies {
+        let state =
+            play_sequence(&game, plies).map_err(|e| Failure(format!("--after: {}", e.0)))?;
+        if state.outcome.is_some() {
+            return Err(Failure(
+                "--after: the game is over after these plies".into(),
+            ));
+        }
+        game.start_position = Some(diagram::write(&game, &state));
+        game.initial = state;
+    }
+    Ok(game)
 }
 
 /// Plays `;`-separated plies from the start; an illegal one is an error naming it. A ply
@@ -510,7 +536,6 @@ fn run(mut command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
         }
         Command::Moves {
             game,
-            after,
             board,
             svg,
             short,
@@ -519,7 +544,7 @@ fn run(mut command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
                 game.check_outputs(&[("--svg", path)])?;
             }
             let g = load_game(&game.as_ref())?;
-            let (state, before) = play_sequence_marked(&g, after.as_deref().unwrap_or(""))?;
+            let (state, before) = play_sequence_marked(&g, game.after.as_deref().unwrap_or(""))?;
             if board {
                 write!(out, "{}", render(&g, &state))?;
             }
@@ -567,7 +592,7 @@ fn run(mut command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
             exact,
         } => {
             let limit = seconds_option("--max-seconds", max_seconds, 1e9)?;
-            let g = load_game(&game.as_ref())?;
+            let g = game.load()?;
             let state = g.start();
             let clock = Instant::now();
             let mut run = Perft::with_limit(limit);
@@ -607,7 +632,7 @@ fn run(mut command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
             .filter_map(|(what, path)| Some((what, path.as_deref()?)))
             .collect();
             game.check_outputs(&outputs)?;
-            let mut g = load_game(&game.as_ref())?;
+            let mut g = game.load()?;
             if max_plies.is_some() {
                 g.max_plies = max_plies;
             }
@@ -672,7 +697,7 @@ fn run(mut command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
             let outputs: Vec<(&str, &str)> =
                 outputs.iter().map(|(w, p)| (*w, p.as_str())).collect();
             game.check_outputs(&outputs)?;
-            let g = load_game(&game.as_ref())?;
+            let g = game.load()?;
             let report = tournament::run(&g, &settings).map_err(Failure)?;
             no_runaway(&g)?;
             write!(out, "{}", report.table())?;
@@ -753,7 +778,7 @@ fn run(mut command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
                 Some(n) => bench::Amount::Playouts(n),
                 None => bench::Amount::Seconds(seconds),
             };
-            let mut g = load_game(&game.as_ref())?;
+            let mut g = game.load()?;
             g.draw = match draw {
                 DrawArg::Auto => Draw::Auto,
                 DrawArg::Sample => Draw::Sample,
@@ -776,7 +801,7 @@ fn run(mut command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
             seats,
             seed,
         } => {
-            let g = load_game(&game.as_ref())?;
+            let g = game.load()?;
             let options = repl::Options {
                 file: game.game.clone(),
                 seats,
@@ -786,7 +811,7 @@ fn run(mut command: Command, out: &mut impl Write) -> Result<ExitCode, Failure> 
                 position_file: game
                     .position
                     .as_deref()
-                    .and_then(|p| p.strip_prefix('@'))
+                    .and_then(position_file)
                     .map(String::from),
             };
             repl::run(g, &options, out)?;
@@ -851,7 +876,7 @@ fn analyze_outputs(
         path: Path::new(&game.game),
         written: false,
     }];
-    if let Some(file) = game.position.as_deref().and_then(|p| p.strip_prefix('@')) {
+    if let Some(file) = game.position.as_deref().and_then(position_file) {
         paths.push(Named {
             what: "the --position file",
             path: Path::new(file),
@@ -891,7 +916,7 @@ fn analyze_columns(
             params,
             position: game.position.as_deref(),
         };
-        let mut g = load_game(&args)?;
+        let mut g = after(load_game(&args)?, game.after.as_deref())?;
         if max_plies.is_some() {
             g.max_plies = max_plies;
         }

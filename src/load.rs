@@ -39,7 +39,7 @@ pub fn load_game(args: &GameArgsRef) -> Result<Game, Failure> {
     let params = parse_params(args.params)?;
     let mut game = compile::compile(&source, &params).map_err(|d| Failure(d.to_string()))?;
     if let Some(position) = args.position {
-        let (text, from) = match position.strip_prefix('@') {
+        let (text, from) = match position_file(position) {
             Some(path) => (
                 read_limited(path).map_err(|e| Failure(format!("--position {position}: {e}")))?,
                 path.to_string(),
@@ -52,6 +52,15 @@ pub fn load_game(args: &GameArgsRef) -> Result<Game, Failure> {
         game.start_position = Some(line);
     }
     Ok(game)
+}
+
+/// The file a `--position` argument names: `@PATH`, one word (no space, newline, `=`
+/// or `;`). Anything else, a diagram that starts with a symbol `@` too, is the position
+/// itself: a diagram always has a space or a line between its cells, or an assignment.
+pub fn position_file(argument: &str) -> Option<&str> {
+    argument.strip_prefix('@').filter(|path| {
+        !path.is_empty() && !path.contains(|c: char| c.is_whitespace() || c == '=' || c == ';')
+    })
 }
 
 /// The folder a game named by a bare name is looked for in, from the working folder.

@@ -34,6 +34,7 @@ const GAMES: &[(&str, &[(&str, &str)])] = &[
     ),
     ("games/morris.toml", &[]),
     ("games/reversi.toml", &[]),
+    ("games/shogi.toml", &[]),
     ("games/sight.toml", &[]),
     ("games/sight.toml", &[("strict_priority", "true")]),
     ("games/splut.toml", &[]),

@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use super::*;
 use crate::engine::chain::Chain;
-use crate::engine::program::MOST_STEPS;
+use crate::engine::program::{MOST_STEPS, Shown};
+use crate::lang::ast::ExprKind;
 
 impl Compiler<'_> {
     pub(super) fn action(
@@ -292,7 +293,23 @@ impl Compiler<'_> {
         spec: &schema::NotationSpec,
         short: bool,
     ) -> Result<Vec<NotationCase>, Box<Diagnostic>> {
-        self.notation_cases(spec)?
+        let cases = self.notation_cases(spec)?;
+        // A ply whose every `when` fails would have no text: the list must end with a
+        // case that always holds.
+        if let Some((Some(when), _)) = cases.last() {
+            let mut d = self.at(
+                when.span(),
+                "a notation's cases can all fail",
+                "the last case has a `when`: a ply for which no `when` holds would have no text",
+            );
+            d.help.push(
+                "end the list with a case without `when`, which holds when no other does: \
+                 { text = '...' }"
+                    .into(),
+            );
+            return Err(d);
+        }
+        cases
             .into_iter()
             .map(|(when, text)| {
                 let when = when
@@ -400,7 +417,7 @@ impl Compiler<'_> {
     /// `short` template `{name?}` for as much of a cell as tells the ply apart.
     pub(super) fn notation(
         &self,
-        scope: &Scope,
+        scope: &mut Scope,
         code: &Code,
         short: bool,
     ) -> Result<Vec<NotationPiece>, Box<Diagnostic>> {
@@ -428,20 +445,45 @@ impl Compiler<'_> {
                     })?;
                     let inside = text[i + 1..close].trim();
                     let at = Span::new(i, close + 1);
+                    let bound = |n: &str| {
+                        !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || c == '_')
+                    };
                     let (name, form) = if let Some(n) = inside.strip_suffix('?') {
                         (n.trim(), Form::Unique)
                     } else if let Some(n) = inside
                         .strip_prefix("file(")
                         .and_then(|n| n.strip_suffix(')'))
+                        .filter(|n| bound(n.trim()))
                     {
                         (n.trim(), Form::File)
                     } else if let Some(n) = inside
                         .strip_prefix("rank(")
                         .and_then(|n| n.strip_suffix(')'))
+                        .filter(|n| bound(n.trim()))
                     {
                         (n.trim(), Form::Rank)
-                    } else {
+                    } else if bound(inside) {
                         (inside, Form::Value)
+                    } else {
+                        // Anything else is an expression, perhaps written as a letter or
+                        // padded: parsed where it stands in the template.
+                        let offset = i
+                            + 1
+                            + (text[i + 1..close].len() - text[i + 1..close].trim_start().len());
+                        let piece = self.computed(scope, inside).map_err(|mut e| {
+                            if e.within.is_none() {
+                                e.span = Span::new(e.span.start + offset, e.span.end + offset);
+                            }
+                            self.lang(code, e)
+                        })?;
+                        if !literal.is_empty() {
+                            pieces.push(NotationPiece::Text(std::mem::take(&mut literal)));
+                        }
+                        pieces.push(piece);
+                        while chars.peek().is_some_and(|c| c.0 <= close) {
+                            chars.next();
+                        }
+                        continue;
                     };
                     let (ty, slot) = scope.local(name).ok_or_else(|| {
                         self.lang(
@@ -498,6 +540,54 @@ impl Compiler<'_> {
             }
         }
         Ok(pieces)
+    }
+
+    /// A template's `{...}` that is not a bound name: `letter(E)` or `LETTER(E)` (a
+    /// number as a letter), `pad(E, WIDTH)` (a number zero-padded), or any expression
+    /// of the language over the bound names, printed as `{x}` prints its type. Spans in
+    /// an error are within `inside`.
+    fn computed(&self, scope: &mut Scope, inside: &str) -> Result<NotationPiece, LangError> {
+        let e = parser::parse_expression(inside)
+            .map_err(|e| LangError::new(e.span, "syntax error in notation").label(e.message))?;
+        let ExprKind::Call(name, args) = &e.kind else {
+            let (node, ty) = scope.expr(&e)?;
+            return Ok(NotationPiece::Computed(node, ty, Shown::Plain));
+        };
+        let shown = match (name.text.as_str(), args.len()) {
+            ("letter", 1) => Shown::Letter { upper: false },
+            ("LETTER", 1) => Shown::Letter { upper: true },
+            ("pad", 2) => {
+                let width = match &args[1].kind {
+                    ExprKind::Int(w) if (1..=18).contains(w) => *w as u8,
+                    _ => {
+                        return Err(LangError::new(args[1].span, "a width from 1 to 18")
+                            .label("`pad(E, WIDTH)`: WIDTH is a number written out"));
+                    }
+                };
+                Shown::Pad(width)
+            }
+            ("letter" | "LETTER", _) | ("pad", _) => {
+                return Err(LangError::new(
+                    e.span,
+                    format!(
+                        "`{}` takes {}",
+                        name.text,
+                        if name.text == "pad" {
+                            "a number and a width: `pad(E, 2)`"
+                        } else {
+                            "one number: `letter(E)`"
+                        }
+                    ),
+                )
+                .label("a notation's way to print a number"));
+            }
+            _ => {
+                let (node, ty) = scope.expr(&e)?;
+                return Ok(NotationPiece::Computed(node, ty, Shown::Plain));
+            }
+        };
+        let node = scope.expect(&args[0], Type::Int)?;
+        Ok(NotationPiece::Computed(node, Type::Int, shown))
     }
 }
 

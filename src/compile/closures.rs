@@ -74,8 +74,8 @@ pub fn lower_game(game: &mut Game, k: &dyn Lowering) {
                 k.wrap(check);
             }
             for case in part.cases_mut() {
-                if let Some(when) = &mut case.when {
-                    k.wrap(when);
+                for node in case.nodes_mut() {
+                    k.wrap(node);
                 }
             }
         }

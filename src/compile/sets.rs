@@ -83,8 +83,8 @@ pub fn optimise(game: &mut Game, fold_steps: bool) {
             };
             effects.push(edits(&part.effect, kept));
             for case in part.cases_mut() {
-                if let Some(when) = &mut case.when {
-                    pass.node(when);
+                for node in case.nodes_mut() {
+                    pass.node(node);
                 }
             }
             if let Some(check) = &mut part.check {

@@ -54,16 +54,25 @@ impl Compiler<'_> {
                     ));
                 }
             };
-            // Digits would read as the stack height drawn after the symbol, and a control
-            // character would be an instruction to the terminal.
+            // Digits would read as the stack height drawn after the symbol, a control
+            // character would be an instruction to the terminal, and the others are the
+            // syntax of a diagram (`o*3+W@4`, `/`, `#`, `=`) or the links of a drawn board.
             if symbols.iter().any(|s| {
                 !(1..=2).contains(&s.chars().count())
-                    || s.chars().any(|c| c.is_ascii_digit() || c.is_control())
+                    || s.chars().any(|c| {
+                        c.is_ascii_digit()
+                            || c.is_control()
+                            || c.is_whitespace()
+                            || DIAGRAM_SYNTAX.contains(c)
+                    })
             }) {
                 return Err(self.at(
                     spec.symbol.span(),
                     "a piece symbol is one or two printable characters, not digits",
-                    "too long, empty, or with a digit or a control character",
+                    format!(
+                        "too long, empty, or with a digit, a space, a control character or one of {}, which diagrams read otherwise",
+                        DIAGRAM_SYNTAX.chars().map(String::from).collect::<Vec<_>>().join(" ")
+                    ),
                 ));
             }
             let shape = match &spec.shape {
@@ -453,3 +462,7 @@ impl Compiler<'_> {
         Ok(stacks)
     }
 }
+
+/// The characters a board diagram (and a board drawn with its links) reads as its own
+/// syntax, which no piece symbol may hold.
+const DIAGRAM_SYNTAX: &str = "/.+*@=#;-|\\";

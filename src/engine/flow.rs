@@ -159,6 +159,10 @@ impl Game {
                     text.text.push(UNIQUE);
                     text.unique.push(locals[*slot as usize]);
                 }
+                NotationPiece::Computed(node, ty, shown) => {
+                    let v = eval(node, &c, locals);
+                    text.text.push_str(&shown.number(v, |v| self.show(*ty, v)));
+                }
             }
         }
     }

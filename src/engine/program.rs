@@ -605,7 +605,7 @@ pub struct SetBound {
 }
 
 /// One piece of the notation template: literal text or a bound value to print.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum NotationPiece {
     Text(String),
     Value(u16, crate::lang::types::Type),
@@ -618,13 +618,59 @@ pub enum NotationPiece {
     /// from the other legal plies whose short text is otherwise the same: nothing, its
     /// file letter, its rank, or its whole name, the way players disambiguate by hand.
     Unique(u16),
+    /// `{EXPR}`, `{letter(EXPR)}`, `{pad(EXPR, WIDTH)}`: an expression over the bound
+    /// names, printed as a value of its type or, for a number, as a letter or padded,
+    /// so that a coordinate written in letters (`e3h`, `7g7f`) is one template.
+    Computed(Node, crate::lang::types::Type, Shown),
+}
+
+/// How a template prints a computed value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// As `{x}` prints a value of its type.
+    Plain,
+    /// A number from 1 as a letter, `a` for 1 (`A` when `upper`), `z` for 26, `aa` for
+    /// 27 (as spreadsheet columns go on); a number below 1 in decimal.
+    Letter { upper: bool },
+    /// A number in decimal with zeros in front up to this many digits.
+    Pad(u8),
+}
+
+impl Shown {
+    /// The text of number `v` in this form (a value of another type goes through
+    /// `plain`, which prints it by its type).
+    pub fn number(self, v: i64, plain: impl FnOnce(i64) -> String) -> String {
+        match self {
+            Shown::Plain => plain(v),
+            Shown::Letter { .. } if v < 1 => v.to_string(),
+            Shown::Letter { upper } => {
+                let base = if upper { b'A' } else { b'a' };
+                let mut letters = Vec::new();
+                let mut n = v;
+                while n > 0 {
+                    n -= 1;
+                    letters.push((base + (n % 26) as u8) as char);
+                    n /= 26;
+                }
+                letters.iter().rev().collect()
+            }
+            Shown::Pad(width) => {
+                let width = usize::from(width);
+                if v < 0 {
+                    format!("-{:0width$}", v.unsigned_abs())
+                } else {
+                    format!("{v:0width$}")
+                }
+            }
+        }
+    }
 }
 
 impl NotationPiece {
     /// The local slot the piece prints, if it prints one.
     pub fn slot(&self) -> Option<u16> {
         match self {
-            NotationPiece::Text(_) => None,
+            NotationPiece::Text(_) | NotationPiece::Computed(..) => None,
             NotationPiece::Value(s, _)
             | NotationPiece::File(s)
             | NotationPiece::Rank(s)
@@ -664,6 +710,19 @@ pub const MOST_STEPS: u64 = 1_000_000;
 pub struct NotationCase {
     pub when: Option<Node>,
     pub pieces: Vec<NotationPiece>,
+}
+
+impl NotationCase {
+    /// The expressions of the case (its `when` and its computed pieces), for the passes
+    /// that rewrite every expression of a game.
+    pub fn nodes_mut(&mut self) -> impl Iterator<Item = &mut Node> {
+        self.when
+            .iter_mut()
+            .chain(self.pieces.iter_mut().filter_map(|p| match p {
+                NotationPiece::Computed(node, ..) => Some(node),
+                _ => None,
+            }))
+    }
 }
 
 /// A part's effect when it is one move between two names ([`Part::one_move`]).
@@ -740,7 +799,10 @@ impl Part {
             || self.check.as_ref().is_some_and(|c| c.reads_any(slots))
             || self.cases().any(|case| {
                 case.when.as_ref().is_some_and(|w| w.reads_any(slots))
-                    || (case.pieces.iter()).any(|p| p.slot().is_some_and(|s| slots.contains(&s)))
+                    || (case.pieces.iter()).any(|p| match p {
+                        NotationPiece::Computed(node, ..) => node.reads_any(slots),
+                        p => p.slot().is_some_and(|s| slots.contains(&s)),
+                    })
             })
     }
 

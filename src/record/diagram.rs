@@ -30,8 +30,17 @@ use crate::engine::state::{NEUTRAL, NONE, Piece, State};
 use crate::lang::types::Type;
 
 /// Reads a diagram into a position of `game`; an error names the line it stops on (the
-/// first line is 1) and what is wrong there.
+/// first line is 1) and what is wrong there. A board drawn as `moves --board` draws it
+/// is read too ([`from_drawing`]).
 pub fn read(game: &Game, text: &str) -> Result<State, String> {
+    match from_drawing(game, text)? {
+        Some(diagram) => read_diagram(game, &diagram),
+        None => read_diagram(game, text),
+    }
+}
+
+/// Reads a diagram written in the diagram's own syntax.
+fn read_diagram(game: &Game, text: &str) -> Result<State, String> {
     let mut state = game.initial.clone();
     let mut ranks: Vec<(usize, &str)> = Vec::new();
     for (n, line) in lines(text) {
@@ -285,4 +294,269 @@ fn value(game: &Game, text: &str, ty: Type) -> Result<i64, String> {
         ),
         _ => format!("`{text}` is not {ty}"),
     })
+}
+
+/// A position as a diagram on one line (ranks and assignments joined by ` / `): every
+/// stack in full, the player to move and the counters, who is out, and the variables
+/// whose values differ from the game's start. Read back ([`read`]), it gives the same
+/// position but for its history (it counts as the first for repetitions).
+pub fn write(game: &Game, state: &State) -> String {
+    let mut lines: Vec<String> = board_rows(game)
+        .iter()
+        .map(|row| {
+            let tokens: Vec<String> = row.iter().map(|&c| token(game, state, c)).collect();
+            tokens.join(" ")
+        })
+        .collect();
+    let seat = |p: usize| game.players[p].clone();
+    lines.push(format!("to_move = {}", seat(state.to_move as usize)));
+    lines.push(format!("turn = {}", state.turn));
+    lines.push(format!("ply_in_turn = {}", state.ply_in_turn));
+    lines.push(format!("plies = {}", state.plies));
+    for p in 0..game.players.len() {
+        if !state.is_alive(p as u8) {
+            lines.push(format!("alive({}) = false", seat(p)));
+        }
+    }
+    let kinds = game.kinds.len();
+    for var in &game.vars {
+        let indices: Vec<Vec<usize>> = match var.per {
+            Per::Game => vec![vec![]],
+            Per::Player => (0..game.players.len()).map(|p| vec![p]).collect(),
+            Per::Kind => (0..kinds).map(|k| vec![k]).collect(),
+            Per::PlayerKind => (0..game.players.len())
+                .flat_map(|p| (0..kinds).map(move |k| vec![p, k]))
+                .collect(),
+        };
+        for index in indices {
+            let slot = var.slot as usize + var.per.offset(&index, kinds);
+            let v = state.vars[slot];
+            if v == game.initial.vars[slot] {
+                continue;
+            }
+            let args: Vec<String> = (index.iter().zip(var.per.indices()))
+                .map(|(&i, ty)| match ty {
+                    Type::Player => seat(i),
+                    _ => game.kinds[i].name.clone(),
+                })
+                .collect();
+            let name = if args.is_empty() {
+                var.name.clone()
+            } else {
+                format!("{}({})", var.name, args.join(", "))
+            };
+            lines.push(format!("{name} = {}", game.show(var.ty, v)));
+        }
+    }
+    lines.join(" / ")
+}
+
+/// A cell's stack as a diagram token: `.`, or its pieces bottom first joined by `+`, a
+/// run of one piece as `SYMBOL*N`, a piece that moved as `SYMBOL@T`.
+fn token(game: &Game, state: &State, cell: u16) -> String {
+    let stack = &state.stacks()[cell as usize];
+    if stack.is_empty() {
+        return ".".into();
+    }
+    let mut parts: Vec<(String, usize)> = Vec::new();
+    for piece in stack.iter() {
+        let mut text = crate::render::board::symbol(game, piece);
+        if piece.moved != 0 {
+            text.push_str(&format!("@{}", piece.moved));
+        }
+        match parts.last_mut() {
+            Some((last, n)) if *last == text => *n += 1,
+            _ => parts.push((text, 1)),
+        }
+    }
+    let parts: Vec<String> = (parts.into_iter())
+        .map(|(t, n)| if n == 1 { t } else { format!("{t}*{n}") })
+        .collect();
+    parts.join("+")
+}
+
+/// A board drawn as `moves --board` (and `play`) draws it, from its first line to its
+/// `SEAT to move` line, made into a diagram: each rank's cells after its number (the
+/// lines between ranks of a board drawn with its links, and the links between its
+/// points, left out), the file letters' line checked and left out, `SEAT to move` (and
+/// `, step K of N`) as `to_move` (and `ply_in_turn`); lines after it are the diagram's
+/// own. A cell drawn as a number ([`board] numbers`) or `+` (a star point) is empty; a
+/// symbol followed by a height is the piece on as many pieces below it as make that
+/// height as the game draws it: pieces of the game's one neutral kind, or when it has
+/// none or several, pieces like the top one. `None` when the text is no drawing (no
+/// `SEAT to move` line after a first line).
+pub fn from_drawing(game: &Game, text: &str) -> Result<Option<String>, String> {
+    let lines: Vec<&str> = text.lines().collect();
+    if let Some(n) = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("game over:"))
+    {
+        return Err(format!(
+            "line {}: the drawing is of a finished game, which cannot be a start",
+            n + 1
+        ));
+    }
+    let Some((at, seat, step)) = (lines.iter().enumerate())
+        .skip(1)
+        .find_map(|(n, l)| status(game, l).map(|(seat, step)| (n, seat, step)))
+    else {
+        return Ok(None);
+    };
+    let board = &game.board;
+    let drawing: Vec<(usize, &str)> = (lines[..at].iter().enumerate())
+        .map(|(n, l)| (n + 1, l.trim_end()))
+        .filter(|(_, l)| !l.trim().is_empty())
+        .collect();
+    let Some(((files_at, files_line), ranks)) = drawing.split_last() else {
+        return Ok(None);
+    };
+    let letters: Vec<String> = (1..=board.files)
+        .map(|f| board.file_letter(f).to_string())
+        .collect();
+    if files_line
+        .split_whitespace()
+        .ne(letters.iter().map(String::as_str))
+    {
+        return Err(format!(
+            "line {files_at}: the line above `{seat} to move` holds the file letters: `{}`",
+            letters.join(" ")
+        ));
+    }
+    let link = |c: char| matches!(c, '-' | '|' | '\\' | '/');
+    let mut rows: Vec<Option<Vec<String>>> = vec![None; usize::from(board.ranks) + 1];
+    for &(n, line) in ranks {
+        let line = line.trim_start();
+        let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits == 0 {
+            if game.draw_lines && line.chars().all(|c| link(c) || c == 'X' || c == ' ') {
+                continue;
+            }
+            return Err(format!(
+                "line {n}: a rank of the drawing starts with its number"
+            ));
+        }
+        let rank: usize = (line[..digits].parse().ok())
+            .filter(|r| (1..=usize::from(board.ranks)).contains(r))
+            .ok_or_else(|| format!("line {n}: the board has no rank {}", &line[..digits]))?;
+        if rows[rank].is_some() {
+            return Err(format!("line {n}: rank {rank} is drawn twice"));
+        }
+        let rest: String = if game.draw_lines {
+            line[digits..]
+                .chars()
+                .map(|c| if link(c) { ' ' } else { c })
+                .collect()
+        } else {
+            line[digits..].to_string()
+        };
+        let cells: Vec<u16> = (1..=board.files)
+            .filter_map(|f| board.at(i64::from(f), rank as i64))
+            .collect();
+        let tokens: Vec<&str> = rest.split_whitespace().collect();
+        if tokens.len() != cells.len() {
+            return Err(format!(
+                "line {n}: {} cell{} drawn for rank {rank}, which has {}",
+                tokens.len(),
+                if tokens.len() == 1 { "" } else { "s" },
+                cells.len()
+            ));
+        }
+        let row = (tokens.iter().zip(&cells))
+            .map(|(t, &c)| drawn(game, c, t).map_err(|e| format!("line {n}: {e}")))
+            .collect::<Result<Vec<_>, _>>()?;
+        rows[rank] = Some(row);
+    }
+    let mut out = Vec::new();
+    for rank in (1..=usize::from(board.ranks)).rev() {
+        let has_cells = (1..=board.files).any(|f| board.at(i64::from(f), rank as i64).is_some());
+        match (&rows[rank], has_cells) {
+            (Some(row), true) => out.push(row.join(" ")),
+            (None, true) => return Err(format!("the drawing has no rank {rank}")),
+            _ => {}
+        }
+    }
+    out.push(format!("to_move = {seat}"));
+    if let Some(step) = step {
+        out.push(format!("ply_in_turn = {step}"));
+    }
+    out.extend(lines[at + 1..].iter().map(|l| l.to_string()));
+    Ok(Some(out.join("\n")))
+}
+
+/// The seat of a `SEAT to move` line, with the step of its turn if it says one
+/// (`, step K of N`); what follows (`(NAME phase)`) the game works out itself.
+fn status<'a>(game: &'a Game, line: &str) -> Option<(&'a str, Option<u32>)> {
+    let line = line.trim();
+    let (seat, rest) = game.players.iter().find_map(|p| {
+        let rest = line.strip_prefix(p.as_str())?.strip_prefix(" to move")?;
+        Some((p.as_str(), rest))
+    })?;
+    let step = rest
+        .strip_prefix(", step ")
+        .and_then(|r| r.split(' ').next())
+        .and_then(|k| k.parse().ok());
+    Some((seat, step))
+}
+
+/// A cell's text in a drawing as a diagram token: a number or `+` drawn in an empty
+/// cell is `.`, a symbol with a height the stack it stands for, anything else as
+/// diagrams write it.
+fn drawn(game: &Game, cell: u16, text: &str) -> Result<String, String> {
+    if text == "+" || text == "." {
+        return Ok(".".into());
+    }
+    if text.bytes().all(|b| b.is_ascii_digit()) {
+        let number = (game.board.numbers.as_ref()).and_then(|n| n.get(usize::from(cell)));
+        return match number {
+            Some(n) if n.to_string() == text => Ok(".".into()),
+            _ => Err(format!(
+                "`{text}` drawn on {}, whose number is not {text}",
+                game.board.names[usize::from(cell)]
+            )),
+        };
+    }
+    let symbol = text.trim_end_matches(|c: char| c.is_ascii_digit());
+    if symbol.is_empty() || symbol.contains(['+', '*', '@']) {
+        return Ok(text.into());
+    }
+    // A symbol alone is a stack drawn with height 1 (a piece on one neutral piece, where
+    // the game's drawn height counts the neutral pieces only).
+    let height: i64 = if symbol.len() == text.len() {
+        1
+    } else {
+        (text[symbol.len()..].parse().ok())
+            .filter(|h| *h != 1 && (0..=1000).contains(h))
+            .ok_or_else(|| format!("`{text}`: a height drawn after a symbol is 0, or 2 to 1000"))?
+    };
+    let (kind, owner) = piece(game, symbol)?;
+    let top = Piece::new(kind, owner, 0);
+    let mut neutral = (game.kinds.iter().enumerate())
+        .filter(|(_, k)| !k.owned && !k.symbols.is_empty())
+        .map(|(k, _)| Piece::new(k as u8, NEUTRAL, 0));
+    let below = match (neutral.next(), neutral.next()) {
+        (Some(one), None) => one,
+        _ => top,
+    };
+    let mut state = game.initial.clone();
+    for k in 0..=height as usize {
+        state.edit_stack(cell, |s| {
+            s.clear();
+            s.extend(std::iter::repeat_n(below, k));
+            s.extend([top]);
+        });
+        if game.shown_height(&state, usize::from(cell)) == height {
+            let under = crate::render::board::symbol(game, &below);
+            return Ok(match k {
+                0 => symbol.to_string(),
+                1 => format!("{under}+{symbol}"),
+                _ => format!("{under}*{k}+{symbol}"),
+            });
+        }
+    }
+    if symbol.len() == text.len() {
+        return Ok(text.into());
+    }
+    Err(format!(
+        "`{text}`: no stack with `{symbol}` on top is drawn with height {height}"
+    ))
 }

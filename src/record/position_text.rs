@@ -80,6 +80,9 @@ pub fn write(game: &Game, state: &State) -> Result<String, String> {
 /// text reads as one, else a board diagram ([`diagram::read`]). Returns the position and
 /// its text on one line, as a transcript records where its game started.
 pub fn read_any(game: &Game, text: &str) -> Result<(State, String), String> {
+    if let Some(diagram) = diagram::from_drawing(game, text)? {
+        return diagram::read(game, &diagram).map(|state| (state, diagram::one_line(&diagram)));
+    }
     let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let as_text = (game.position_text.as_ref())
         .filter(|_| !text.contains(['=', '\n', ';']))

@@ -313,6 +313,11 @@ fn fits(
         Piece::Text(t) => text
             .strip_prefix(t.as_str())
             .is_some_and(|after| fits(rest, after, vocabulary, pinned)),
+        // A template's computed piece (`{letter(rank(to))}`, `{rank(x) + 1}`) prints no
+        // name's value as it is: a text written with one is not taken apart.
+        Piece::Slot(name) if !(name.chars()).all(|c| c.is_alphanumeric() || "_()?".contains(c)) => {
+            false
+        }
         Piece::Slot(name) => {
             let sign = usize::from(text.starts_with('-'));
             let digits = text[sign..].bytes().take_while(u8::is_ascii_digit).count();
