@@ -327,6 +327,7 @@ pub fn write(game: &Game, state: &State) -> String {
             Per::PlayerKind => (0..game.players.len())
                 .flat_map(|p| (0..kinds).map(move |k| vec![p, k]))
                 .collect(),
+            Per::Cell => (0..game.board.len()).map(|c| vec![c]).collect(),
         };
         for index in indices {
             let slot = var.slot as usize + var.per.offset(&index, kinds);
@@ -337,6 +338,7 @@ pub fn write(game: &Game, state: &State) -> String {
             let args: Vec<String> = (index.iter().zip(var.per.indices()))
                 .map(|(&i, ty)| match ty {
                     Type::Player => seat(i),
+                    Type::Cell => game.board.names[i].clone(),
                     _ => game.kinds[i].name.clone(),
                 })
                 .collect();
