@@ -28,3 +28,4 @@ pub mod shape;
 pub mod stack_test;
 pub mod stacks;
 pub mod state;
+pub mod track;

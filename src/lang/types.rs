@@ -20,6 +20,8 @@ pub enum Type {
     Dir,
     /// A set of directions (`orthogonal`, `diagonal`, `all_directions`).
     DirSet,
+    /// A track declared with the board (`[[board.tracks]]`), by its name, or `none`.
+    Track,
     /// The literal `none`, which fits any of the nullable types above.
     Nothing,
     /// A list of integers, compared element by element (used for scores).
@@ -29,11 +31,12 @@ pub enum Type {
     Players,
     Dirs,
     Kinds,
+    Tracks,
 }
 
 impl Type {
     /// The type a parameter declaration names (`number`, `condition`, `cell`, `player`,
-    /// `kind`, `direction`, `directions`).
+    /// `kind`, `direction`, `directions`, `track`).
     pub fn named(name: &str) -> Option<Type> {
         Some(match name {
             "number" => Type::Int,
@@ -43,6 +46,7 @@ impl Type {
             "kind" => Type::Kind,
             "direction" => Type::Dir,
             "directions" => Type::DirSet,
+            "track" => Type::Track,
             _ => return None,
         })
     }
@@ -54,6 +58,7 @@ impl Type {
             Type::Players => Some(Type::Player),
             Type::Dirs => Some(Type::Dir),
             Type::Kinds => Some(Type::Kind),
+            Type::Tracks => Some(Type::Track),
             _ => None,
         }
     }
@@ -65,6 +70,7 @@ impl Type {
             Type::Player => Some(Type::Players),
             Type::Dir => Some(Type::Dirs),
             Type::Kind => Some(Type::Kinds),
+            Type::Track => Some(Type::Tracks),
             _ => None,
         }
     }
@@ -73,7 +79,7 @@ impl Type {
     pub fn nullable(self) -> bool {
         matches!(
             self,
-            Type::Cell | Type::Player | Type::Kind | Type::Dir | Type::Nothing
+            Type::Cell | Type::Player | Type::Kind | Type::Dir | Type::Track | Type::Nothing
         )
     }
 
@@ -98,12 +104,14 @@ impl fmt::Display for Type {
             Type::Kind => "a piece kind",
             Type::Dir => "a direction",
             Type::DirSet => "a set of directions",
+            Type::Track => "a track",
             Type::Nothing => "none",
             Type::IntList => "a list of numbers",
             Type::Cells => "a collection of cells",
             Type::Players => "a collection of players",
             Type::Dirs => "a collection of directions",
             Type::Kinds => "a collection of piece kinds",
+            Type::Tracks => "a collection of tracks",
         })
     }
 }
