@@ -17,6 +17,7 @@ pub mod reversi;
 pub mod sight;
 pub mod splut;
 pub mod staqs;
+pub mod surakarta;
 pub mod vlkno;
 
 /// How a finished game ended, by the rules.
