@@ -159,15 +159,13 @@ impl Track {
             }
             left -= 1;
             let next = if way.forward {
-                if self.outs[place][0].is_none() {
-                    return None;
-                }
+                // None at the end of an open track.
+                self.outs[place][0]?;
                 jumps += self.jumps[place] as u32;
                 (place + 1) % n
             } else {
-                if self.outs[place][1].is_none() {
-                    return None;
-                }
+                // None at the start of an open track.
+                self.outs[place][1]?;
                 let before = (place + n - 1) % n;
                 jumps += self.jumps[before] as u32;
                 before
