@@ -43,6 +43,7 @@ const GAMES: &[(&str, &[(&str, &str)])] = &[
     ("games/splut.toml", &[("lev_into_vacated", "false")]),
     ("games/staqs.toml", &[]),
     ("games/staqs.toml", &[("diagonal_steps", "true")]),
+    ("games/surakarta.toml", &[]),
     ("games/tictactoe.toml", &[]),
     ("games/vlkno.toml", &[]),
     ("games/vlkno.toml", &[("put_back", "true")]),

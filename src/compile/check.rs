@@ -562,7 +562,7 @@ impl<'a> Scope<'a> {
                 return Err(LangError::new(
                     domain.span,
                     format!(
-                        "`{}` needs a collection of cells, players, kinds or directions (it gives `none` when nothing matches); each element here is {elem}",
+                        "`{}` needs a collection of cells, players, kinds, directions or tracks (it gives `none` when nothing matches); each element here is {elem}",
                         op.name()
                     ),
                 ));

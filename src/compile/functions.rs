@@ -37,7 +37,7 @@ impl Compiler<'_> {
                             "expected `NAME: TYPE`",
                         )
                         .with_help_box(
-                            "types: number, condition, cell, player, kind, direction, directions",
+                            "types: number, condition, cell, player, kind, direction, directions, track",
                         ));
                 };
                 if !is_name(pname) || params.iter().any(|(n, _)| n.text == pname) {

@@ -2,6 +2,7 @@
 //! a hexagonal board's six).
 
 use super::*;
+use crate::engine::track::{Track, TrackError};
 
 impl Compiler<'_> {
     pub(super) fn board(&self, params: &[ParamValue]) -> Result<Board, Box<Diagnostic>> {
@@ -388,4 +389,118 @@ impl Compiler<'_> {
         let same = self.src.text.get(start..end) == value.get_ref().get(range);
         if same { start..end } else { value.span() }
     }
+}
+
+impl Compiler<'_> {
+    /// `[[board.tracks]]`: each track's runs checked (cells of the board, each a step from
+    /// the one before within a run, at least two a run) and its ways out of each cell
+    /// told apart, the tracks stored on the board in the file's order.
+    pub(super) fn tracks(&self, board: &mut Board) -> Result<(), Box<Diagnostic>> {
+        let Some(specs) = &self.src.file.board.tracks else {
+            return Ok(());
+        };
+        let allowed = if board.hexagonal {
+            board::HEXAGONAL
+        } else {
+            board::ALL_DIRECTIONS
+        };
+        let mut tracks = Vec::new();
+        for spec in specs {
+            let spec = spec.get_ref();
+            let name = spec.name.get_ref();
+            if spec.runs.get_ref().is_empty() {
+                return Err(self.at(
+                    spec.runs.span(),
+                    format!("track `{name}` lists no run"),
+                    "give runs of cells, such as [\"a2 b2 c2\", \"c1 b1 a1\"]",
+                ));
+            }
+            let (mut runs, mut steps, mut where_) = (Vec::new(), Vec::new(), Vec::new());
+            for run in spec.runs.get_ref() {
+                let mut cells = Vec::new();
+                for (offset, word) in words(run.get_ref()) {
+                    let span = self.inside(run, offset..offset + word.len());
+                    let cell = board.find(word).ok_or_else(|| {
+                        self.at(
+                            span.clone(),
+                            format!("no cell `{word}` on this board"),
+                            "not a cell of the board",
+                        )
+                    })?;
+                    cells.push(cell);
+                    where_.push(span);
+                }
+                if cells.len() < 2 {
+                    return Err(self
+                        .at(
+                            run.span(),
+                            "a run of a track names at least two cells",
+                            "one cell has no direction to go on in",
+                        )
+                        .with_help_box(
+                            "a walk leaves a run's last cell the way the run goes, so a \
+                             run needs a direction: \"a2 b2 c2\"",
+                        ));
+                }
+                let mut dirs = Vec::new();
+                let first = where_.len() - cells.len();
+                for (i, pair) in cells.windows(2).enumerate() {
+                    let (from, to) = (pair[0], pair[1]);
+                    let linked = (0..DIRECTIONS.len()).find(|&d| board.step(from, d) == Some(to));
+                    let grid = (0..DIRECTIONS.len())
+                        .filter(|&d| allowed & (1 << d) != 0)
+                        .find(|&d| board.neighbour(from, d) == Some(to));
+                    let Some(dir) = linked.or(grid) else {
+                        let both = where_[first + i].start..where_[first + i + 1].end;
+                        return Err(self
+                            .at(
+                                both,
+                                format!(
+                                    "`{}` does not follow `{}` on the board",
+                                    board.names[to as usize], board.names[from as usize]
+                                ),
+                                "not linked, nor grid neighbours",
+                            )
+                            .with_help_box(
+                                "within a run each cell is one step from the one before \
+                                 (a link of the board, or a grid neighbour); start a new \
+                                 run where the track jumps (a loop off the grid)",
+                            ));
+                    };
+                    dirs.push(dir as u8);
+                }
+                runs.push(cells);
+                steps.push(dirs);
+            }
+            let track = Track::new(name.clone(), &runs, &steps, spec.closed, board.len()).map_err(
+                |TrackError::SameWay { first, second, dir }| {
+                    self.at(
+                        where_[second as usize].clone(),
+                        format!(
+                            "track `{name}` leaves `{}` twice to the {}",
+                            board.names[track_cell(&runs, first) as usize],
+                            DIRECTIONS[dir as usize].0
+                        ),
+                        "the same way out as an earlier visit of this cell",
+                    )
+                    .with_help_box(
+                        "a walk starts from a cell and the direction of its first step, so \
+                         two ways out of one cell need two directions",
+                    )
+                },
+            )?;
+            tracks.push(track);
+        }
+        board.tracks = tracks;
+        Ok(())
+    }
+}
+
+/// The cell at place `place` of a track given as runs.
+fn track_cell(runs: &[Vec<board::CellId>], place: u16) -> board::CellId {
+    runs.iter()
+        .flatten()
+        .nth(place as usize)
+        .copied()
+        .unwrap_or(0)
 }

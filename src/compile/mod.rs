@@ -323,6 +323,7 @@ impl Compiler<'_> {
         };
         let (players, seat_names) = self.players(&env)?;
         let mut board = self.board(&params)?;
+        self.tracks(&mut board)?;
         let kinds = self.kinds(&players)?;
 
         // Every game-level name, checked for clashes.
@@ -386,6 +387,14 @@ impl Compiler<'_> {
         for (i, (name, spec)) in f.pieces.iter().enumerate() {
             let key = self.find_key(&format!("pieces.{name}"), span_range(&spec.symbol));
             declare(name, Named::Const(i as i64, Type::Kind), key)?;
+        }
+        for (i, spec) in f.board.tracks.iter().flatten().enumerate() {
+            let name = spec.get_ref().name.get_ref();
+            declare(
+                name,
+                Named::Const(i as i64, Type::Track),
+                spec.get_ref().name.span(),
+            )?;
         }
         let declare = |names: &mut Names,
                        name: &str,

@@ -5,6 +5,7 @@
 
 use super::cellset;
 use super::piece::NONE;
+use super::track::Track;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The eight compass directions, in the order used for bit sets and tables.
@@ -102,6 +103,9 @@ pub struct Board {
     /// Per player, the direction their seat calls forward (or `NONE`): how each seat
     /// faces the board (`forward` in `[[players]]`); empty until the seats are known.
     pub forward: Vec<i64>,
+    /// The tracks declared with the board (`[[board.tracks]]`), in the file's order: a
+    /// track's name is its index here.
+    pub tracks: Vec<Track>,
 }
 
 /// The next [`Board::id`] to hand out.
@@ -153,6 +157,7 @@ impl Board {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             two_way: 0,
             forward: Vec::new(),
+            tracks: Vec::new(),
         }
     }
 

@@ -29,3 +29,4 @@ pub mod sift;
 pub mod stack_test;
 pub mod stacks;
 pub mod state;
+pub mod track;

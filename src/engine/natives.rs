@@ -549,6 +549,60 @@ pub static NATIVES: &[Native] = &[
         "Hook: as above, looking only along the given directions.",
         Set(|c, a, out| line_of_sight::visible(&c.view(), a[0], a[1], out))
     ),
+    // --- tracks ---
+    native!(
+        "tracks",
+        [],
+        Tracks,
+        "Every track of the board, in the order the file declares them.",
+        Set(|c, _, out| out.extend((0..c.board.tracks.len()).map(|i| i as i64)))
+    ),
+    native!(
+        "track_ways",
+        [Track, Cell],
+        Dirs,
+        "The ways a walk along a track can leave a cell (each the direction of its first step, or of the run it jumps from), in direction order; none off the track.",
+        Set(track_ways)
+    ),
+    native!(
+        "track_step",
+        [Track, Cell, Dir],
+        Cell,
+        "The cell a walk along a track from a cell, the given way, reaches first; none at an open track's end or for a way the cell has not.",
+        Value(|c, a| walk(c, a)
+            .and_then(|mut w| w.next())
+            .map_or(NONE, |(x, _)| x as i64))
+    ),
+    native!(
+        "track_ray",
+        [Track, Cell, Dir],
+        Cells,
+        "The cells a walk along a track from a cell, the given way, meets, each once where first met, nearest first, the cell itself excluded; once round a closed track at most.",
+        Set(track_ray)
+    ),
+    native!(
+        "track_slide",
+        [Track, Cell, Dir],
+        Cells,
+        "The cells of `track_ray` before the first occupied cell the walk meets, the cell it starts from counting as empty: where a piece walking the track may stop.",
+        Set(track_slide)
+    ),
+    native!(
+        "track_first",
+        [Track, Cell, Dir],
+        Cell,
+        "The first occupied cell a walk along a track from a cell, the given way, meets, the cell it starts from counting as empty; none if it meets none.",
+        Value(|c, a| track_first(c, a).map_or(NONE, |(x, _)| x as i64))
+    ),
+    native!(
+        "track_jumps",
+        [Track, Cell, Dir, Cell],
+        Int,
+        "How many jumps (from a run's last cell to the next run's first) a walk along a track from a cell, the given way, passes before it first meets the last cell; -1 if it never meets it.",
+        Value(|c, a| walk(c, a)
+            .and_then(|mut w| w.find(|&(x, _)| x as i64 == a[3]))
+            .map_or(-1, |(_, j)| j as i64))
+    ),
     // --- effects ---
     native!(
         "move",
@@ -746,6 +800,55 @@ fn ray(c: &Ctx, a: &[i64], out: &mut Elems) {
         out.push(cur);
         cur = step(c, cur, a[1]);
     }
+}
+
+/// The walk of `track_*(track, cell, way)`, if the cell has that way out.
+fn walk<'a>(c: &Ctx<'a>, a: &[i64]) -> Option<impl Iterator<Item = (CellId, u32)> + 'a> {
+    let track = c.board.tracks.get(usize::try_from(a[0]).ok()?)?;
+    let way = track.way(a[1], a[2])?;
+    Some(track.walk(way))
+}
+
+fn track_ways(c: &Ctx, a: &[i64], out: &mut Elems) {
+    if let Some(track) = usize::try_from(a[0])
+        .ok()
+        .and_then(|t| c.board.tracks.get(t))
+    {
+        out.extend(track.ways(a[1]).iter().map(|w| w.dir as i64));
+    }
+}
+
+/// The cells of a walk, each once where first met, the start excluded, up to (and not
+/// including) the first occupied cell when `stop`.
+fn track_cells(c: &Ctx, a: &[i64], stop: bool, out: &mut Elems) {
+    let Some(walk) = walk(c, a) else { return };
+    let mut seen = [0u64; super::cellset::WORDS];
+    for (x, _) in walk {
+        if x as i64 == a[1] {
+            continue;
+        }
+        if stop && c.state.top_code(x) != EMPTY_TOP {
+            return;
+        }
+        let (word, bit) = (x as usize / 64, 1u64 << (x % 64));
+        if seen[word] & bit == 0 {
+            seen[word] |= bit;
+            out.push(x as i64);
+        }
+    }
+}
+
+fn track_ray(c: &Ctx, a: &[i64], out: &mut Elems) {
+    track_cells(c, a, false, out);
+}
+
+fn track_slide(c: &Ctx, a: &[i64], out: &mut Elems) {
+    track_cells(c, a, true, out);
+}
+
+/// The first occupied cell of a walk other than its start, with the jumps passed to it.
+fn track_first(c: &Ctx, a: &[i64]) -> Option<(CellId, u32)> {
+    walk(c, a)?.find(|&(x, _)| x as i64 != a[1] && c.state.top_code(x) != EMPTY_TOP)
 }
 
 pub(crate) fn move_pieces(m: &mut Mut, from: i64, to: i64, count: usize) {

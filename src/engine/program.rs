@@ -525,6 +525,8 @@ pub enum Most {
     Side,
     /// At most eight (one per direction).
     Eight,
+    /// At most one per track of the board.
+    Tracks,
 }
 
 impl Most {
@@ -535,7 +537,8 @@ impl Most {
             "kinds" => Most::Kinds,
             "adjacent" | "directions" | "visible" => Most::Links,
             "ray" | "slide" => Most::Side,
-            "leaps" | "direction set" => Most::Eight,
+            "leaps" | "direction set" | "track_ways" => Most::Eight,
+            "tracks" => Most::Tracks,
             _ => Most::Cells,
         }
     }

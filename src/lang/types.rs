@@ -20,6 +20,8 @@ pub enum Type {
     Dir,
     /// A set of directions (`orthogonal`, `diagonal`, `all_directions`).
     DirSet,
+    /// A track declared with the board (`[[board.tracks]]`), by its name, or `none`.
+    Track,
     /// The literal `none`, which fits any of the nullable types above.
     Nothing,
     /// A list of integers, compared element by element (used for scores).
@@ -31,11 +33,12 @@ pub enum Type {
     Kinds,
     /// A range of numbers (`range(a, b)`), ranged over by aggregates and `for`.
     Numbers,
+    Tracks,
 }
 
 impl Type {
     /// The type a parameter declaration names (`number`, `condition`, `cell`, `player`,
-    /// `kind`, `direction`, `directions`).
+    /// `kind`, `direction`, `directions`, `track`).
     pub fn named(name: &str) -> Option<Type> {
         Some(match name {
             "number" => Type::Int,
@@ -45,6 +48,7 @@ impl Type {
             "kind" => Type::Kind,
             "direction" => Type::Dir,
             "directions" => Type::DirSet,
+            "track" => Type::Track,
             _ => return None,
         })
     }
@@ -57,6 +61,7 @@ impl Type {
             Type::Dirs => Some(Type::Dir),
             Type::Kinds => Some(Type::Kind),
             Type::Numbers => Some(Type::Int),
+            Type::Tracks => Some(Type::Track),
             _ => None,
         }
     }
@@ -68,6 +73,7 @@ impl Type {
             Type::Player => Some(Type::Players),
             Type::Dir => Some(Type::Dirs),
             Type::Kind => Some(Type::Kinds),
+            Type::Track => Some(Type::Tracks),
             _ => None,
         }
     }
@@ -76,7 +82,7 @@ impl Type {
     pub fn nullable(self) -> bool {
         matches!(
             self,
-            Type::Cell | Type::Player | Type::Kind | Type::Dir | Type::Nothing
+            Type::Cell | Type::Player | Type::Kind | Type::Dir | Type::Track | Type::Nothing
         )
     }
 
@@ -101,6 +107,7 @@ impl fmt::Display for Type {
             Type::Kind => "a piece kind",
             Type::Dir => "a direction",
             Type::DirSet => "a set of directions",
+            Type::Track => "a track",
             Type::Nothing => "none",
             Type::IntList => "a list of numbers",
             Type::Cells => "a collection of cells",
@@ -108,6 +115,7 @@ impl fmt::Display for Type {
             Type::Dirs => "a collection of directions",
             Type::Kinds => "a collection of piece kinds",
             Type::Numbers => "a range of numbers",
+            Type::Tracks => "a collection of tracks",
         })
     }
 }

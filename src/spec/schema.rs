@@ -141,6 +141,23 @@ pub struct BoardSpec {
     /// A condition over `file` and `rank`: the cells marked on the board as players'
     /// boards mark them (star points), drawn on an empty cell (default: none).
     pub marks: Option<Code>,
+    /// Named paths of cells along which the `track_*` natives walk (circuits, paths that
+    /// bend), in the order their names number them.
+    pub tracks: Option<Vec<Spanned<TrackSpec>>>,
+}
+
+/// One entry of `[[board.tracks]]`: a named path of cells, in runs.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrackSpec {
+    /// The name expressions call it by.
+    pub name: Spanned<String>,
+    /// Runs of cells (`"a2 b2 c2"`): within a run each cell is a step from the one
+    /// before; from a run's last cell to the next run's first the track jumps.
+    pub runs: Spanned<Vec<Spanned<String>>>,
+    /// Whether the last run leads back to the first (a circuit).
+    #[serde(default)]
+    pub closed: bool,
 }
 
 /// One entry of `board.links`: grid links (`dirs`, `where`) or explicit lines (`join`).

@@ -23,6 +23,7 @@ pub mod reversi;
 pub mod sight;
 pub mod splut;
 pub mod staqs;
+pub mod surakarta;
 pub mod vlkno;
 pub mod xiangqi;
 

@@ -576,6 +576,7 @@ impl Game {
                 Most::Links => self.board.most_links() as u64,
                 Most::Side => self.board.files.max(self.board.ranks) as u64,
                 Most::Eight => 8,
+                Most::Tracks => self.board.tracks.len() as u64,
             },
         })
     }
