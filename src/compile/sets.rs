@@ -30,7 +30,9 @@
 use crate::engine::board::{Board, ORTHOGONAL};
 use crate::engine::game::Game;
 use crate::engine::natives::{self, Edits};
-use crate::engine::program::{Aggregate, Choice, Domain, Node, Op, Repeat, SetBound, SetExpr};
+use crate::engine::program::{
+    Aggregate, ChildMut, Choice, Domain, Node, Op, Repeat, SetBound, SetExpr,
+};
 use crate::engine::stack_test::{MAX_TESTS, StackTests};
 use crate::lang::ast::{AggOp, BinOp, balanced};
 
@@ -190,32 +192,7 @@ impl Pass<'_> {
 
     fn visit(&mut self, node: &mut Node) {
         match node {
-            // Expressions are compiled to closures only after this pass.
-            Node::Const(_) | Node::Local(_) | Node::Var(_) | Node::Me | Node::Code(_) => {}
             Node::Repetitions | Node::BoardRepeated => self.history = true,
-            Node::VarAt(_, x)
-            | Node::Not(x)
-            | Node::Neg(x)
-            | Node::Owner(x)
-            | Node::Empty(x)
-            | Node::Top(x)
-            | Node::Height(x)
-            | Node::File(x)
-            | Node::Rank(x) => self.node(x),
-            Node::Binary(_, a, b)
-            | Node::Pair(_, a, b)
-            | Node::Count(a, b)
-            | Node::Has(a, b)
-            | Node::Step(a, b)
-            | Node::Groups(a, b) => {
-                self.node(a);
-                self.node(b);
-            }
-            Node::If(a, b, c) => {
-                self.node(a);
-                self.node(b);
-                self.node(c);
-            }
             Node::Bind(slot, value, body) => {
                 self.node(value);
                 // A function called with a name or a constant: the body reads the
@@ -233,7 +210,6 @@ impl Pass<'_> {
                     self.node(body);
                 }
             }
-            Node::Call(_, args, _) | Node::List(args) => args.iter_mut().for_each(|a| self.node(a)),
             Node::Agg(agg) => {
                 if let Some(body) = &mut agg.body {
                     self.node(body);
@@ -283,6 +259,13 @@ impl Pass<'_> {
                 }
                 self.narrow(&mut agg.domain, &mut agg.filter, agg.slot, ordered);
             }
+            // Everything else: its parts one level down (expressions are compiled to
+            // closures only after this pass, so there is no `Code` to look into).
+            other => other.each_child_mut(|child| {
+                if let ChildMut::Node(n) = child {
+                    self.node(n);
+                }
+            }),
         }
     }
 
