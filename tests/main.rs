@@ -17,6 +17,7 @@ mod docs;
 mod draughts;
 mod draughts10;
 mod drawings;
+mod edges;
 mod facts;
 mod fanorona;
 mod fast;

@@ -60,6 +60,39 @@ impl Compiler<'_> {
             board.name_files(self.file_letters(letters, files)?);
         }
         board.hexagonal = spec.hexagonal;
+        if let Some(edges) = spec.edges.as_ref().filter(|e| *e.get_ref()) {
+            let clash = [
+                (spec.hexagonal, "`hexagonal`"),
+                (spec.lines, "`lines`"),
+                (
+                    (spec.links.iter().flatten()).any(|l| l.get_ref().join.is_some()),
+                    "`join` links",
+                ),
+            ];
+            if let Some((_, what)) = clash.iter().find(|(on, _)| *on) {
+                return Err(self
+                    .at(
+                        edges.span(),
+                        format!("a board with edges cannot also have {what}"),
+                        "places on edges need a board of squares",
+                    )
+                    .with_help_box(
+                        "edges and points lie between the squares of a grid: leave out `edges`, or draw the board as squares",
+                    ));
+            }
+            board.add_places();
+            let most = crate::engine::cellset::WORDS * 64;
+            if board.len() > most {
+                return Err(self.at(
+                    edges.span(),
+                    format!(
+                        "this board has {} cells, edges and points in all, more than the {most} places a board may have",
+                        board.len()
+                    ),
+                    "about 12 by 12 cells with their edges and points at most",
+                ));
+            }
+        }
         if let Some(code) = &spec.numbers {
             board.numbers = Some(self.cell_numbers(&board, code, params, "numbers", false)?);
         }
@@ -73,7 +106,7 @@ impl Compiler<'_> {
             board::ALL_DIRECTIONS
         };
         let Some(links) = &spec.links else {
-            for cell in 0..board.len() as board::CellId {
+            for cell in 0..board.cell_count() as board::CellId {
                 for d in (0..DIRECTIONS.len()).filter(|d| allowed & (1 << d) != 0) {
                     if let Some(to) = board.neighbour(cell, d) {
                         // A cell has no link yet, so this cannot clash.
@@ -134,6 +167,7 @@ impl Compiler<'_> {
         board
             .coords
             .iter()
+            .take(board.cell_count())
             .map(|&(file, rank)| {
                 let env = ConstEnv {
                     params,
@@ -232,7 +266,7 @@ impl Compiler<'_> {
         let cond = where_
             .map(|c| self.parse_expr(c).map(|e| (c, e)))
             .transpose()?;
-        for cell in 0..board.len() as board::CellId {
+        for cell in 0..board.cell_count() as board::CellId {
             let (file, rank) = board.coords[cell as usize];
             if let Some((code, e)) = &cond {
                 let env = ConstEnv {

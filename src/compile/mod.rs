@@ -752,9 +752,13 @@ pub fn summary(game: &Game) -> String {
         game.name,
         count(game.players.len(), "player"),
         game.players.join(", "),
-        count(game.board.len(), "cell"),
+        count(game.board.cell_count(), "cell"),
         count(game.actions.len(), "action")
     );
+    if game.board.has_places() {
+        let (edges, points) = (game.board.edges().len(), game.board.points().len());
+        s.push_str(&format!(", {edges} edges, {points} points"));
+    }
     if !params.is_empty() {
         s.push_str(&format!(", params {}", params.join(" ")));
     }

@@ -323,6 +323,11 @@ impl Pass<'_> {
             self.node(f);
         }
         let base = match domain {
+            // On a board with edges a position's sets hold its places too: the cells
+            // are a mask of their own there.
+            Domain::Cells(SetExpr::All) if self.board.has_places() => {
+                SetExpr::Mask(self.board.add_mask(|_, _| true))
+            }
             Domain::Cells(SetExpr::All) => SetExpr::All,
             // A group has no order of its own: its cells in cell order, as a set.
             Domain::Native(native, args) if native.name == "group" => {

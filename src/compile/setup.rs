@@ -431,7 +431,7 @@ impl Compiler<'_> {
             }
             if let Some(code) = &entry.where_ {
                 let e = self.parse_expr(code)?;
-                for cell in 0..board.len() {
+                for cell in 0..board.cell_count() {
                     let (file, rank) = board.coords[cell];
                     let env = ConstEnv {
                         params,
@@ -451,7 +451,7 @@ impl Compiler<'_> {
                 }
             }
             if entry.at.is_none() && entry.where_.is_none() {
-                cells.extend((0..board.len()).map(|c| c as board::CellId));
+                cells.extend((0..board.cell_count()).map(|c| c as board::CellId));
             }
             for cell in cells {
                 for _ in 0..count {

@@ -106,6 +106,18 @@ pub struct Board {
     /// The tracks declared with the board (`[[board.tracks]]`), in the file's order: a
     /// track's name is its index here.
     pub tracks: Vec<Track>,
+    /// The number of cells: the places below it are cells, those from it on the edges and
+    /// points of a board with `edges = true` (see [`Board::add_places`]).
+    cells: usize,
+    /// Every place by its position on the grid of half steps (the cell of file `f` and
+    /// rank `r` at `(2f - 1, 2r - 1)`, the edges and points between and around), row by
+    /// row from `(0, 0)`, the point at the bottom left corner; empty without places.
+    half: Vec<Option<CellId>>,
+    /// The first point: places from [`Board::cell_count`] up to it are edges.
+    first_point: usize,
+    /// Per place of a board with places, the place half a step away in each direction
+    /// (see [`Board::side`]).
+    sides: Vec<[Option<CellId>; 8]>,
 }
 
 /// The next [`Board::id`] to hand out.
@@ -158,7 +170,127 @@ impl Board {
             two_way: 0,
             forward: Vec::new(),
             tracks: Vec::new(),
+            cells: coords_len,
+            half: Vec::new(),
+            first_point: coords_len,
+            sides: Vec::new(),
         }
+    }
+
+    /// Adds the places between cells: an edge between each two cells next to each other
+    /// along a file or rank and on the board's border (a cell's side), and a point at each
+    /// corner of a cell. They come after the cells, edges first, then points, each in grid
+    /// order; they have no links, file and rank 0, and a name made of a cell next to them
+    /// and the way to them from it (`e3n`, the edge above e3; `e3ne`, the point at its top
+    /// right): the first such cell of the cell below (or left, or below left), the one
+    /// above, and so on, so that a name is unique. Called before the links, on a board
+    /// of squares whose files are named.
+    pub fn add_places(&mut self) {
+        let (w, h) = (2 * self.files as usize + 1, 2 * self.ranks as usize + 1);
+        let cells = self.cells;
+        let mut half = vec![None; w * h];
+        for c in 0..cells {
+            let (f, r) = self.coords[c];
+            half[(2 * r as usize - 1) * w + 2 * f as usize - 1] = Some(c as CellId);
+        }
+        // (x, y) both odd: the cell ((x + 1) / 2, (y + 1) / 2).
+        let cell_at = |half: &[Option<CellId>], x: i64, y: i64| -> Option<CellId> {
+            let inside = (0..w as i64).contains(&x) && (0..h as i64).contains(&y);
+            if !inside || x % 2 == 0 || y % 2 == 0 {
+                return None;
+            }
+            half[y as usize * w + x as usize]
+        };
+        for points in [false, true] {
+            let mut added = Vec::new();
+            for y in 0..h {
+                for x in 0..w {
+                    let (even_x, even_y) = (x % 2 == 0, y % 2 == 0);
+                    if (even_x && even_y) != points || !(even_x || even_y) {
+                        continue;
+                    }
+                    // The cells around: (dx, dy) half steps to them, and the way back.
+                    let around: &[(i64, i64, &str)] = match (even_x, even_y) {
+                        (false, true) => &[(0, -1, "n"), (0, 1, "s")],
+                        (true, false) => &[(-1, 0, "e"), (1, 0, "w")],
+                        _ => &[(-1, -1, "ne"), (1, -1, "nw"), (-1, 1, "se"), (1, 1, "sw")],
+                    };
+                    let named = around.iter().find_map(|&(dx, dy, way)| {
+                        cell_at(&half, x as i64 + dx, y as i64 + dy).map(|c| (c, way))
+                    });
+                    if let Some((cell, way)) = named {
+                        added.push((y * w + x, format!("{}{way}", self.names[cell as usize])));
+                    }
+                }
+            }
+            if points {
+                self.first_point = self.coords.len();
+            }
+            for (at, name) in added {
+                half[at] = Some(self.coords.len() as CellId);
+                self.coords.push((0, 0));
+                self.names.push(name);
+            }
+        }
+        let places = self.coords.len();
+        self.links = vec![[None; 8]; places];
+        self.link_dirs = vec![0; places];
+        self.words = places.div_ceil(64).max(1);
+        self.link_sets = vec![0; 8 * self.words];
+        self.all = cellset::below(cells, self.words);
+        let mut sides = vec![[None; 8]; places];
+        for (at, place) in half.iter().enumerate() {
+            let Some(place) = place else { continue };
+            let (x, y) = ((at % w) as i64, (at / w) as i64);
+            for (d, &(_, dx, dy)) in DIRECTIONS.iter().enumerate() {
+                let (x, y) = (x + dx as i64, y + dy as i64);
+                if (0..w as i64).contains(&x) && (0..h as i64).contains(&y) {
+                    sides[*place as usize][d] = half[y as usize * w + x as usize];
+                }
+            }
+        }
+        self.sides = sides;
+        self.half = half;
+    }
+
+    /// The number of cells (without the places of a board with edges: see
+    /// [`Board::len`]).
+    #[inline]
+    pub fn cell_count(&self) -> usize {
+        self.cells
+    }
+
+    /// Whether the board has places on its edges and points ([`Board::add_places`]).
+    #[inline]
+    pub fn has_places(&self) -> bool {
+        self.cells < self.coords.len()
+    }
+
+    /// The edges of a board with places, as a range of place numbers.
+    pub fn edges(&self) -> std::ops::Range<usize> {
+        self.cells..self.first_point
+    }
+
+    /// The points of a board with places, as a range of place numbers.
+    pub fn points(&self) -> std::ops::Range<usize> {
+        self.first_point..self.coords.len()
+    }
+
+    /// The place half a step from `place` in direction `dir` on a board with places: from
+    /// a cell, the edge on its side that way (orthogonal) or the point at its corner
+    /// (diagonal); from an edge or a point, the cell, edge or point next to it that way.
+    pub fn side(&self, place: CellId, dir: usize) -> Option<CellId> {
+        self.sides.get(place as usize)?[dir]
+    }
+
+    /// The place at `(x, y)` of the grid of half steps (see [`Board::add_places`]): what
+    /// a drawing of the board puts there.
+    pub fn half_at(&self, x: usize, y: usize) -> Option<CellId> {
+        let w = 2 * self.files as usize + 1;
+        if x >= w {
+            return None;
+        }
+        self.half.get(y * w + x).copied().flatten()
     }
 
     /// The letter of file `file` (counted from 1).
@@ -240,7 +372,8 @@ impl Board {
         &self.link_sets[dir * self.words..(dir + 1) * self.words]
     }
 
-    /// The number of cells.
+    /// The number of places: the cells, and on a board with edges its edges and points
+    /// ([`Board::add_places`]). Every table indexed by place has this many entries.
     pub fn len(&self) -> usize {
         self.coords.len()
     }
@@ -447,7 +580,7 @@ impl Board {
         }
         let w = self.words;
         let mut masks = vec![0u64; self.len() * w];
-        for (cell, &(file, rank)) in self.coords.iter().enumerate() {
+        for (cell, &(file, rank)) in self.coords.iter().enumerate().take(self.cells) {
             for (df, dr) in [(a, b), (b, a)] {
                 for (sf, sr) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
                     let (f, r) = (file as i64 + sf * df, rank as i64 + sr * dr);
@@ -473,7 +606,7 @@ impl Board {
     /// same number for the same cells).
     pub fn add_mask(&mut self, mut holds: impl FnMut(u8, u8) -> bool) -> u16 {
         let mut set = vec![0u64; self.words];
-        for (cell, &(file, rank)) in self.coords.iter().enumerate() {
+        for (cell, &(file, rank)) in self.coords.iter().enumerate().take(self.cells) {
             if holds(file, rank) {
                 cellset::insert(&mut set, cell);
             }

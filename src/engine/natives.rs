@@ -319,6 +319,13 @@ pub static NATIVES: &[Native] = &[
         Value(|c, a| step(c, a[0], a[1]))
     ),
     native!(
+        "beside",
+        [Cell, Dir],
+        Cell,
+        "On a board with edges, the place half a step away in a direction: from a cell, the edge on its side (orthogonal) or the point at its corner (diagonal); from an edge or point, the place next to it; none elsewhere.",
+        Value(|c, a| beside(c, a[0], a[1]))
+    ),
+    native!(
         "first_empty",
         [Cell, Dir],
         Cell,
@@ -435,7 +442,21 @@ pub static NATIVES: &[Native] = &[
         [],
         Cells,
         "Every cell of the board, in order a1, b1, ..., then a2, ...",
-        Set(|c, _, out| out.extend((0..c.board.len()).map(|i| i as i64)))
+        Set(|c, _, out| out.extend((0..c.board.cell_count()).map(|i| i as i64)))
+    ),
+    native!(
+        "edges",
+        [],
+        Cells,
+        "The edges of a board with `edges = true`: each side between two cells and on the border, a row of them at a time from the bottom left; none on other boards.",
+        Set(|c, _, out| out.extend(c.board.edges().map(|i| i as i64)))
+    ),
+    native!(
+        "points",
+        [],
+        Cells,
+        "The points of a board with `edges = true`: each corner of a cell, a row at a time from the bottom left; none on other boards.",
+        Set(|c, _, out| out.extend(c.board.points().map(|i| i as i64)))
     ),
     native!(
         "all_players",
@@ -527,6 +548,20 @@ pub static NATIVES: &[Native] = &[
         Cells,
         "Hook: as above, connected through the given directions.",
         Set(|c, a, out| empty_region(c, a[0], a[1], out))
+    ),
+    native!(
+        "reachable",
+        [Cell],
+        Cells,
+        "Hook: the cells reached from a cell (itself included) by orthogonal steps that cross no occupied edge, in cell order; pieces on cells do not block. Without edges, the cells linked to it.",
+        Set(|c, a, out| reachable(c, a[0], super::board::ORTHOGONAL as i64, out))
+    ),
+    native!(
+        "reachable",
+        [Cell, DirSet],
+        Cells,
+        "Hook: as above, through the given directions (a diagonal step is blocked by a piece on the point it crosses).",
+        Set(|c, a, out| reachable(c, a[0], a[1], out))
     ),
     native!(
         "leaps",
@@ -748,9 +783,27 @@ fn empty_region(c: &Ctx, cell: i64, dirs: i64, out: &mut Elems) {
     out.extend(super::cellset::members(&set[..c.state.words()]).map(|x| x as i64));
 }
 
+fn reachable(c: &Ctx, cell: i64, dirs: i64, out: &mut Elems) {
+    let mut set = [0u64; super::cellset::WORDS];
+    groups::reachable(&c.view(), cell, dirs, &mut set);
+    out.extend(super::cellset::members(&set[..c.state.words()]).map(|x| x as i64));
+}
+
+/// `beside(place, dir)`: see [`Board::side`].
+fn beside(c: &Ctx, place: i64, dir: i64) -> i64 {
+    if place < 0 || !(0..DIRECTIONS.len() as i64).contains(&dir) {
+        return NONE;
+    }
+    c.board
+        .side(place as CellId, dir as usize)
+        .map_or(NONE, i64::from)
+}
+
 fn leaps(c: &Ctx, a: &[i64], out: &mut Elems) {
+    // A place between cells has no file and rank to leap from.
     let Some(&(file, rank)) = usize::try_from(a[0])
         .ok()
+        .filter(|&x| x < c.board.cell_count())
         .and_then(|x| c.board.coords.get(x))
     else {
         return;

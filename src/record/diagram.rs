@@ -11,6 +11,8 @@
 //!   standing for N of that piece (`o*3`), and by `@T` for a piece last moved or placed
 //!   in turn T (`R@4`; what `moved_in` and `moved_turn` read; 0, the setup, when not
 //!   given). Symbols are the game's own (`[pieces]`).
+//! - on a board with edges, a **place** `NAME = TOKEN`: the stack on an edge or point
+//!   (`e3n = x`), a token as a rank's; places not given are empty.
 //! - an **assignment** `NAME = VALUE`: `to_move` (a seat), `turn` (from 1),
 //!   `ply_in_turn` (from 1), `plies` (played so far, from 0), `alive(SEAT) = false` for a
 //!   player out of the game, or a variable of the game (`passes = 1`, a player variable
@@ -42,6 +44,9 @@ pub fn read(game: &Game, text: &str) -> Result<State, String> {
 /// Reads a diagram written in the diagram's own syntax.
 fn read_diagram(game: &Game, text: &str) -> Result<State, String> {
     let mut state = game.initial.clone();
+    for place in game.board.cell_count()..game.board.len() {
+        state.edit_stack(place as u16, |s| s.clear());
+    }
     let mut ranks: Vec<(usize, &str)> = Vec::new();
     for (n, line) in lines(text) {
         if line.contains('=') {
@@ -201,6 +206,17 @@ fn assign(game: &Game, state: &mut State, line: &str) -> Result<(), String> {
         }
         None => (target, None),
     };
+    if let (None, Some(place)) = (&args, game.board.find(name))
+        && usize::from(place) >= game.board.cell_count()
+    {
+        // An edge or point of a board with edges: its stack, as a rank's token says one.
+        let pieces = stack(game, value)?;
+        state.edit_stack(place, |s| {
+            s.clear();
+            s.extend(pieces);
+        });
+        return Ok(());
+    }
     match (name, &args) {
         ("to_move", None) => {
             state.to_move = self::value(game, value, Type::Player)?
@@ -308,6 +324,12 @@ pub fn write(game: &Game, state: &State) -> String {
             tokens.join(" ")
         })
         .collect();
+    for place in game.board.cell_count()..game.board.len() {
+        if !state.stacks()[place].is_empty() {
+            let name = &game.board.names[place];
+            lines.push(format!("{name} = {}", token(game, state, place as u16)));
+        }
+    }
     let seat = |p: usize| game.players[p].clone();
     lines.push(format!("to_move = {}", seat(state.to_move as usize)));
     lines.push(format!("turn = {}", state.turn));
@@ -412,6 +434,15 @@ pub fn from_drawing(game: &Game, text: &str) -> Result<Option<String>, String> {
     let Some(((files_at, files_line), ranks)) = drawing.split_last() else {
         return Ok(None);
     };
+    if board.has_places() {
+        let mut out = with_places(game, ranks, (*files_at, files_line))?;
+        out.push(format!("to_move = {seat}"));
+        if let Some(step) = step {
+            out.push(format!("ply_in_turn = {step}"));
+        }
+        out.extend(lines[at + 1..].iter().map(|l| l.to_string()));
+        return Ok(Some(out.join("\n")));
+    }
     let letters: Vec<String> = (1..=board.files)
         .map(|f| board.file_letter(f).to_string())
         .collect();
@@ -483,6 +514,125 @@ pub fn from_drawing(game: &Game, text: &str) -> Result<Option<String>, String> {
     }
     out.extend(lines[at + 1..].iter().map(|l| l.to_string()));
     Ok(Some(out.join("\n")))
+}
+
+/// The lines of a drawing of a board with edges (`render::board`'s), up to its file
+/// letters, as diagram lines: its ranks, then `NAME = TOKEN` for each edge or point with
+/// a piece. A line that starts with a number is that rank's; another is the line of
+/// edges and points between the ranks around it (or above the top rank, or below the
+/// first). A text is placed by the column where it ends: at a file letter's column, that
+/// file's cell; between two letters' columns (or before the first, or after the last),
+/// the edge or point between those files.
+fn with_places(
+    game: &Game,
+    drawing: &[(usize, &str)],
+    (files_at, files_line): (usize, &str),
+) -> Result<Vec<String>, String> {
+    let board = &game.board;
+    // Each text of a line with the column just after its last character.
+    let texts = |line: &str| -> Vec<(usize, String)> {
+        let mut out: Vec<(usize, String)> = Vec::new();
+        let mut current = String::new();
+        for (i, ch) in line.chars().chain([' ']).enumerate() {
+            if ch == ' ' {
+                if !current.is_empty() {
+                    out.push((i, std::mem::take(&mut current)));
+                }
+            } else {
+                current.push(ch);
+            }
+        }
+        out
+    };
+    let letters = texts(files_line);
+    let expected: Vec<String> = (1..=board.files)
+        .map(|f| board.file_letter(f).to_string())
+        .collect();
+    if letters.iter().map(|(_, l)| l).ne(expected.iter()) {
+        return Err(format!(
+            "line {files_at}: the line above the one saying who is to move holds the file letters: `{}`",
+            expected.join(" ")
+        ));
+    }
+    let ends: Vec<usize> = letters.iter().map(|(end, _)| *end).collect();
+    // The column of the grid of half steps a text ending at `end` stands in.
+    let column = |end: usize| -> usize {
+        match ends.iter().position(|&e| e >= end) {
+            Some(f) if ends[f] == end => 2 * f + 1,
+            Some(f) => 2 * f,
+            None => 2 * ends.len(),
+        }
+    };
+    let mut cells: Vec<Option<String>> = vec![None; board.cell_count()];
+    let mut places: Vec<(u16, String)> = Vec::new();
+    let mut rows_seen = vec![false; 2 * usize::from(board.ranks) + 1];
+    // The row of the grid of the last rank line seen (top first), none before the first.
+    let mut last_rank: Option<usize> = None;
+    for &(n, line) in drawing {
+        let trimmed = line.trim_start();
+        let digits = trimmed.len()
+            - trimmed
+                .trim_start_matches(|c: char| c.is_ascii_digit())
+                .len();
+        let (y, body) = if digits > 0 {
+            let rank: usize = (trimmed[..digits].parse().ok())
+                .filter(|r| (1..=usize::from(board.ranks)).contains(r))
+                .ok_or_else(|| format!("line {n}: the board has no rank {}", &trimmed[..digits]))?;
+            let y = 2 * rank - 1;
+            if last_rank.is_some_and(|last| last <= y) {
+                return Err(format!(
+                    "line {n}: rank {rank} is drawn out of order (the top rank first)"
+                ));
+            }
+            last_rank = Some(y);
+            // The number blanked out, the columns kept.
+            let skip = line.len() - trimmed.len() + digits;
+            (y, format!("{}{}", " ".repeat(skip), &line[skip..]))
+        } else {
+            let y = last_rank.map_or(2 * usize::from(board.ranks), |r| r - 1);
+            (y, line.to_string())
+        };
+        if std::mem::replace(&mut rows_seen[y], true) {
+            return Err(format!(
+                "line {n}: one line of edges and points between two ranks, or one rank, at a time"
+            ));
+        }
+        for (end, text) in texts(&body) {
+            let x = column(end);
+            let place = board.half_at(x, y).ok_or_else(|| {
+                format!("line {n}: `{text}` is drawn where the board has no cell, edge or point")
+            })?;
+            if usize::from(place) < board.cell_count() {
+                cells[usize::from(place)] =
+                    Some(drawn(game, place, &text).map_err(|e| format!("line {n}: {e}"))?);
+            } else if text != "." {
+                places.push((
+                    place,
+                    drawn(game, place, &text).map_err(|e| format!("line {n}: {e}"))?,
+                ));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for row in board_rows(game) {
+        let mut tokens = Vec::new();
+        for cell in row {
+            let token = cells[usize::from(cell)].take().ok_or_else(|| {
+                format!(
+                    "the drawing has nothing on {}, where its cell is",
+                    board.names[usize::from(cell)]
+                )
+            })?;
+            tokens.push(token);
+        }
+        out.push(tokens.join(" "));
+    }
+    out.extend(
+        places
+            .into_iter()
+            .map(|(place, token)| format!("{} = {token}", board.names[usize::from(place)])),
+    );
+    Ok(out)
 }
 
 /// The seat of a `SEAT to move` line, with the step of its turn if it says one

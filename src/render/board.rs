@@ -24,7 +24,7 @@ pub fn render_styled(game: &Game, state: &State, colour: bool) -> String {
 /// REPL's own lines say which ply was played.
 pub fn render_marked(game: &Game, state: &State, colour: bool, before: Option<&State>) -> String {
     let changed = |c: usize| before.is_some_and(|b| b.stacks()[c] != state.stacks()[c]);
-    let width = (0..game.board.len())
+    let width = (0..game.board.cell_count())
         .map(|c| cell_text(game, state, c).chars().count())
         .max()
         .unwrap_or(1);
@@ -43,6 +43,23 @@ pub fn render_marked(game: &Game, state: &State, colour: bool, before: Option<&S
     };
     let mut out = if game.draw_lines {
         lines(game, &cell, width)
+    } else if game.board.has_places() {
+        let place_width = (game.board.cell_count()..game.board.len())
+            .map(|c| place_text(game, state, c).chars().count())
+            .max()
+            .unwrap_or(1);
+        let place = |c: usize, pad: usize| {
+            let text = place_text(game, state, c);
+            let fill = " ".repeat(pad.saturating_sub(text.chars().count()));
+            match state.stacks()[c].last() {
+                Some(top) if colour && top.owner != NEUTRAL => {
+                    let code = PALETTE[top.owner as usize % PALETTE.len()];
+                    format!("{fill}\x1b[1;{code}m{text}\x1b[0m")
+                }
+                _ => format!("{fill}{text}"),
+            }
+        };
+        with_places(game, &cell, width, &place, place_width)
     } else {
         grid(game, &cell, width)
     };
@@ -120,6 +137,67 @@ fn grid(game: &Game, cell: &CellDrawer, widest: usize) -> String {
     out.push_str(&files);
     out.push('\n');
     out
+}
+
+/// A board with edges: its grid of half steps, a rank of cells on each line with its
+/// number, the cells' sides between them, and a line of sides and corners between two
+/// ranks (and above and below the board). A cell is drawn as on any board; an edge or
+/// point with a piece shows its symbol, an empty one nothing. Every column of cells is
+/// as wide as the widest cell's text and one more, every column between them as wide as
+/// the widest place's text and one more; texts are right-aligned, the file letters at
+/// the cells' right ends, so that a drawing read back finds each text's place by where
+/// it ends (`record::diagram::from_drawing`).
+fn with_places(
+    game: &Game,
+    cell: &CellDrawer,
+    width: usize,
+    place: &CellDrawer,
+    place_width: usize,
+) -> String {
+    let board = &game.board;
+    let (cell_w, place_w) = (width.max(2) + 1, place_width + 1);
+    let label = board.ranks.to_string().len();
+    let (w, h) = (2 * board.files as usize + 1, 2 * board.ranks as usize + 1);
+    let mut out = String::new();
+    for y in (0..h).rev() {
+        let mut line = if y % 2 == 1 {
+            format!("{:>label$} ", y.div_ceil(2))
+        } else {
+            " ".repeat(label + 1)
+        };
+        for x in 0..w {
+            let pad = if x % 2 == 1 { cell_w } else { place_w };
+            match board.half_at(x, y) {
+                Some(c) if (c as usize) < board.cell_count() => {
+                    line.push_str(&cell(c as usize, pad))
+                }
+                Some(c) => line.push_str(&place(c as usize, pad)),
+                None => line.push_str(&" ".repeat(pad)),
+            }
+        }
+        // A border's line with nothing on it is left out; a line between ranks is
+        // kept, blank or not, so that the ranks stand apart alike.
+        if !(y == 0 || y == h - 1) || !line.trim().is_empty() {
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+    }
+    let mut files = " ".repeat(label + 1);
+    for file in 1..=board.files {
+        files.push_str(&" ".repeat(place_w));
+        files.push_str(&format!("{:>cell_w$}", board.file_letter(file)));
+    }
+    out.push_str(&files);
+    out.push('\n');
+    out
+}
+
+/// An edge's or point's text: its top piece's symbol (and height), nothing when empty.
+fn place_text(game: &Game, state: &State, place: usize) -> String {
+    match state.stacks()[place].last() {
+        Some(_) => cell_text(game, state, place),
+        None => String::new(),
+    }
 }
 
 /// Points joined by their links: `-` east-west, `|` north-south, `\\` and `/` diagonals

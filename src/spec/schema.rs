@@ -144,6 +144,10 @@ pub struct BoardSpec {
     /// Named paths of cells along which the `track_*` natives walk (circuits, paths that
     /// bend), in the order their names number them.
     pub tracks: Option<Vec<Spanned<TrackSpec>>>,
+    /// Places on the cells' sides and corners as well as the cells, for pieces that stand
+    /// between cells (a barrier on a side, a line drawn between two dots): `edges` and
+    /// `points`, reached with `beside`.
+    pub edges: Option<Spanned<bool>>,
 }
 
 /// One entry of `[[board.tracks]]`: a named path of cells, in runs.

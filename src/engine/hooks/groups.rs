@@ -23,7 +23,8 @@ use crate::engine::state::{EMPTY_TOP, NEUTRAL};
 
 /// The size of the group containing `cell` (0 for an empty cell or none).
 pub fn group_size(c: &View, cell: i64, dirs: i64) -> i64 {
-    if cell < 0 {
+    // A piece on an edge or point is in no group.
+    if cell < 0 || cell as usize >= c.board.cell_count() {
         return 0;
     }
     let code = c.state.top_code(cell as CellId);
@@ -60,7 +61,7 @@ pub fn size_within(board: &Board, like: &[u64], seed: usize, dirs: u8) -> i64 {
 /// Writes to `out` the cells of the group containing `cell` (nothing for an empty cell or
 /// none): the `group(cell)` collection.
 pub fn group_cells(c: &View, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
-    if cell < 0 {
+    if cell < 0 || cell as usize >= c.board.cell_count() {
         return;
     }
     let code = c.state.top_code(cell as CellId);
@@ -171,7 +172,11 @@ pub fn group_count(c: &View, player: i64, dirs: i64, most: u32) -> i64 {
     for kind in 0..c.state.kinds() as u16 {
         let like = c.state.cells_topped_by(kind << 8 | player as u16);
         let mut left = [0u64; MAX_WORDS];
-        left[..words].copy_from_slice(like);
+        // The cells only: pieces on the edges and points of a board with edges are
+        // in no group.
+        for ((l, like), cell) in left.iter_mut().zip(like).zip(c.board.all()) {
+            *l = like & cell;
+        }
         while let Some(seed) = first_member(&left[..words]) {
             if count == most {
                 return most.into();
@@ -536,7 +541,7 @@ pub fn encloses(c: &View, cell: i64, dirs: i64) -> bool {
     }
     let board = c.board;
     let dirs = dirs as u8;
-    let cells = 0..board.len() as CellId;
+    let cells = 0..board.cell_count() as CellId;
     let links = |x: CellId| {
         (0..8)
             .filter(|&d| board.step(x, d).is_some())
@@ -578,4 +583,41 @@ pub fn encloses(c: &View, cell: i64, dirs: i64) -> bool {
         board.add_adjacent(m as CellId, dirs, &mut around[..words]);
         !on_rim(m as CellId) && (0..words).all(|i| around[i] & !group[i] == 0)
     })
+}
+
+/// The cells reached from `cell` (itself included) by steps along links through `dirs`
+/// that cross no occupied place: on a board with edges, a step is blocked when the place
+/// between the two cells (`Board::side`: the edge of an orthogonal step, the point of a
+/// diagonal one) holds a piece; the cells' own pieces block nothing. Without places,
+/// every cell linked to `cell`. A walk over the links with a stack of cells to visit,
+/// each cell visited once.
+pub fn reachable(c: &View, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
+    let board = c.board;
+    if cell < 0 || cell as usize >= board.cell_count() {
+        return;
+    }
+    let mut todo = [0 as CellId; MAX_WORDS * 64];
+    let mut n = 1;
+    todo[0] = cell as CellId;
+    cellset::insert(out, cell as usize);
+    while n > 0 {
+        n -= 1;
+        let at = todo[n];
+        let mut left = board.link_dirs(at) & dirs as u8;
+        while left != 0 {
+            let d = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let Some(to) = board.step(at, d) else {
+                continue;
+            };
+            let open = board
+                .side(at, d)
+                .is_none_or(|place| c.state.top_code(place) == EMPTY_TOP);
+            if open && !cellset::contains(out, to as usize) {
+                cellset::insert(out, to as usize);
+                todo[n] = to;
+                n += 1;
+            }
+        }
+    }
 }

@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::layout::Layout;
 use super::xml::{escape, num};
-use super::{HEIGHT_AT, Look, changed, drawn, header, piece_of, status_line};
+use super::{HEIGHT_AT, Look, bar, changed, drawn, fill, header, piece_of, status_line};
 use crate::engine::game::Game;
 use crate::engine::state::State;
 use crate::record::transcript::Transcript;
@@ -75,6 +75,16 @@ pub fn page(game: &Game, transcript: &Transcript, positions: &[State]) -> String
             "status": status,
         })).collect::<Vec<_>>(),
     });
+    let mut data = data;
+    if game.board.has_places() {
+        // Pieces on edges and points are drawn as bars in their looks' colours.
+        data["bars"] = json!(
+            (0..game.board.len())
+                .map(|c| bar(game, c).map(|(w, h)| [w, h]))
+                .collect::<Vec<_>>()
+        );
+        data["fills"] = json!(looks.iter().map(|look| fill(*look)).collect::<Vec<_>>());
+    }
     // In a script element only `</script` and `<!--` could end it early: every `<` of the
     // data (inside its strings) is written as an escape instead.
     let data = data.to_string().replace('<', "\\u003c");

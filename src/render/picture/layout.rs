@@ -82,17 +82,27 @@ impl Layout {
             let diagonal = (0..board.len())
                 .any(|c| (0..8).any(|d| DIAGONAL & (1 << d) != 0 && board.links[c][d].is_some()));
             let parity = |c: usize| (board.coords[c].0 + board.coords[c].1) % 2;
-            let one_colour = board.len() > 1 && (1..board.len()).all(|c| parity(c) == parity(0));
+            let cells = board.cell_count();
+            let one_colour = cells > 1 && (1..cells).all(|c| parity(c) == parity(0));
             Form::Squares {
                 checkered: diagonal,
                 gaps: one_colour,
             }
         };
-        let centres: Vec<(f64, f64)> = board
+        let mut centres: Vec<(f64, f64)> = board
             .coords
             .iter()
             .map(|&(f, r)| centre(board, f as f64, r as f64))
             .collect();
+        // An edge or point half way between the cells around it.
+        for y in 0..2 * usize::from(board.ranks) + 1 {
+            for x in 0..2 * usize::from(board.files) + 1 {
+                if let Some(place) = board.half_at(x, y) {
+                    let (f, r) = ((x as f64 + 1.0) / 2.0, (y as f64 + 1.0) / 2.0);
+                    centres[usize::from(place)] = centre(board, f, r);
+                }
+            }
+        }
         let mut labels = Vec::new();
         for file in 1..=board.files {
             let at = toward(
@@ -114,7 +124,7 @@ impl Layout {
             CELL / 2.0
         };
         let (mut left, mut top, mut right, mut bottom) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
-        for &(x, y) in &centres {
+        for &(x, y) in &centres[..board.cell_count()] {
             left = left.min(x - CELL / 2.0);
             right = right.max(x + CELL / 2.0);
             top = top.min(y - half_height);
@@ -238,7 +248,11 @@ impl Layout {
                 }
             }
         }
-        for c in (0..board.len()).filter(|&c| board.marks.as_ref().is_some_and(|m| m[c])) {
+        let cells = 0..board.cell_count();
+        for c in cells
+            .clone()
+            .filter(|&c| board.marks.as_ref().is_some_and(|m| m[c]))
+        {
             let (x, y) = self.centres[c];
             let _ = writeln!(
                 out,
@@ -247,7 +261,7 @@ impl Layout {
                 num(y)
             );
         }
-        for c in 0..board.len() {
+        for c in cells {
             let Some(n) = number(c) else { continue };
             let (x, y) = self.centres[c];
             let (dx, dy) = match self.form {

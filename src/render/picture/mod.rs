@@ -89,15 +89,20 @@ impl Look {
             .map_or("none", String::as_str)
     }
 
+    /// The colour of the symbol written on the look's shape.
+    fn ink(self) -> &'static str {
+        if self.owner == NEUTRAL {
+            NEUTRAL_COLOURS.1
+        } else {
+            PALETTE[self.owner as usize % PALETTE.len()].1
+        }
+    }
+
     /// The piece drawn around the origin: its kind's shape in its owner's colour, its
     /// symbol in it.
     fn definition(self, game: &Game) -> String {
         let piece = Piece::new(self.kind, self.owner, 0);
-        let (fill, ink) = if self.owner == NEUTRAL {
-            NEUTRAL_COLOURS
-        } else {
-            PALETTE[self.owner as usize % PALETTE.len()]
-        };
+        let (fill, ink) = (fill(self), self.ink());
         let shape = game
             .kinds
             .get(self.kind as usize)
@@ -233,6 +238,10 @@ pub fn svg(game: &Game, state: &State, before: Option<&State>) -> String {
     }
     out.push_str("</g>\n<g class=\"pieces\">\n");
     for p in &pieces {
+        if let Some(bar) = bar(game, p.cell) {
+            out.push_str(&on_place(game, &layout, p, bar));
+            continue;
+        }
         let _ = write!(
             out,
             "<g class=\"piece\" data-cell=\"{}\" data-piece=\"{}\" data-owner=\"{}\" \
@@ -260,6 +269,59 @@ pub fn svg(game: &Game, state: &State, before: Option<&State>) -> String {
     out.push_str(&status_line(&layout, &status));
     out.push_str("</svg>\n");
     out
+}
+
+/// The bar a piece on an edge or point of a board with edges is drawn as, its width and
+/// height around the place's centre: along the edge (across the files when a cell lies
+/// north or south of it, along them when one lies east or west), a square post on a
+/// point; `None` for a cell.
+fn bar(game: &Game, place: usize) -> Option<(f64, f64)> {
+    let board = &game.board;
+    if place < board.cell_count() {
+        return None;
+    }
+    let cell_that_way = |d: usize| {
+        board
+            .side(place as u16, d)
+            .is_some_and(|c| usize::from(c) < board.cell_count())
+    };
+    // n = 0, e = 2, s = 4, w = 6.
+    Some(if cell_that_way(0) || cell_that_way(4) {
+        (layout::CELL - 6.0, 8.0)
+    } else if cell_that_way(2) || cell_that_way(6) {
+        (8.0, layout::CELL - 6.0)
+    } else {
+        (10.0, 10.0)
+    })
+}
+
+/// The colour a look fills its shape (or bar) with.
+fn fill(look: Look) -> &'static str {
+    if look.owner == NEUTRAL {
+        NEUTRAL_COLOURS.0
+    } else {
+        PALETTE[look.owner as usize % PALETTE.len()].0
+    }
+}
+
+/// A piece on an edge or point, drawn as its [`bar`] in its owner's colour.
+fn on_place(game: &Game, layout: &Layout, p: &Drawn, (width, height): (f64, f64)) -> String {
+    format!(
+        "<g class=\"piece place\" data-cell=\"{}\" data-piece=\"{}\" data-owner=\"{}\" \
+         data-kind=\"{}\" data-pieces=\"{}\" transform=\"translate({})\">\
+         <rect class=\"piece-outline\" fill=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></g>\n",
+        escape(&game.board.names[p.cell]),
+        escape(&symbol(game, &piece_of(p.look))),
+        escape(p.look.owner_name(game)),
+        escape(&game.kinds[p.look.kind as usize].name),
+        p.pieces,
+        layout.at(p.cell),
+        fill(p.look),
+        num(-width / 2.0),
+        num(-height / 2.0),
+        num(width),
+        num(height)
+    )
 }
 
 /// A piece of a look, for its symbol.

@@ -46,7 +46,17 @@
         "data-pieces": piece[2],
         "transform": "translate(" + data.at[cell] + ")"
       });
-      group.appendChild(make("use", { "href": "#" + look.id }));
+      var bar = data.bars ? data.bars[cell] : null;
+      if (bar) {
+        // A piece on an edge or point: a bar along it, as pictures draw it.
+        group.setAttribute("class", "piece place");
+        group.appendChild(make("rect", {
+          "class": "piece-outline", "fill": data.fills[piece[1]],
+          "x": -bar[0] / 2, "y": -bar[1] / 2, "width": bar[0], "height": bar[1]
+        }));
+      } else {
+        group.appendChild(make("use", { "href": "#" + look.id }));
+      }
       if (piece[3] !== null) {
         var height = make("text", { "class": "height", "x": data.height[0], "y": data.height[1] });
         height.textContent = piece[3];
