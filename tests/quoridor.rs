@@ -48,7 +48,7 @@ impl Setup {
     }
 
     /// The same with `player` to move.
-    pub(crate) fn to_move(mut self, player: &'static str) -> Setup {
+    pub(crate) fn moving(mut self, player: &'static str) -> Setup {
         self.to_move = player;
         self
     }
@@ -147,7 +147,7 @@ fn a_pawn_jumps_straight_over_the_other() {
     let setup = Setup::new("e4", "e5");
     assert_eq!(pawn_moves(&setup.reference()), ["d4", "e3", "e6", "f4"]);
     assert_eq!(
-        pawn_moves(&setup.to_move("black").reference()),
+        pawn_moves(&setup.moving("black").reference()),
         ["d5", "e3", "e6", "f5"]
     );
     // A wall between the two pawns: no step onto the other pawn, so no jump.
@@ -197,7 +197,7 @@ fn a_wall_may_not_shut_a_pawn_in() {
     assert!(!allowed(&q, "a2h"));
     assert!(allowed(&q, "b2h"));
     assert!(allowed(&q, "a3h"));
-    assert!(!allowed(&setup.clone().to_move("black").reference(), "a2h"));
+    assert!(!allowed(&setup.clone().moving("black").reference(), "a2h"));
     // With white's pawn elsewhere the same wall closes off two empty cells, which is
     // allowed.
     assert!(allowed(
@@ -264,7 +264,7 @@ fn reaching_the_goal_rank_wins_at_once() {
     q.play("f9").expect("a diagonal move");
     assert_eq!(q.result(), Some(GameResult::Win("white")));
     // Black makes for rank 1, a jump takes it there.
-    let mut q = Setup::new("e1", "e2").to_move("black").reference();
+    let mut q = Setup::new("e1", "e2").moving("black").reference();
     assert_eq!(pawn_moves(&q), ["d1", "d2", "e3", "f1", "f2"]);
     q.play("d1").expect("a diagonal move");
     assert_eq!(q.result(), Some(GameResult::Win("black")));
@@ -319,7 +319,7 @@ fn random_games_keep_the_rules_invariants() {
                 let moves = q.moves();
                 let pawn = q.pawn_moves().len();
                 assert!(pawn > 0, "no pawn move:\n{}", q.render());
-                let pick = if next(&mut seed) % 3 == 0 || pawn == moves.len() {
+                let pick = if next(&mut seed).is_multiple_of(3) || pawn == moves.len() {
                     next(&mut seed) as usize % pawn
                 } else {
                     pawn + next(&mut seed) as usize % (moves.len() - pawn)

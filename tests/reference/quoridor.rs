@@ -213,12 +213,14 @@ impl Quoridor {
         }
         match lie {
             Lie::Horizontal => {
-                !(f > 0 && self.horizontal[self.point((f - 1, r))])
-                    && !(f + 1 < m && self.horizontal[self.point((f + 1, r))])
+                let west = f > 0 && self.horizontal[self.point((f - 1, r))];
+                let east = f + 1 < m && self.horizontal[self.point((f + 1, r))];
+                !west && !east
             }
             Lie::Vertical => {
-                !(r > 0 && self.vertical[self.point((f, r - 1))])
-                    && !(r + 1 < m && self.vertical[self.point((f, r + 1))])
+                let south = r > 0 && self.vertical[self.point((f, r - 1))];
+                let north = r + 1 < m && self.vertical[self.point((f, r + 1))];
+                !south && !north
             }
         }
     }
