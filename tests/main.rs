@@ -41,6 +41,7 @@ mod positions;
 mod progress;
 mod properties;
 mod python_package;
+mod quoridor;
 mod reference;
 mod reversi;
 mod robustness;
