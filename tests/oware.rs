@@ -58,8 +58,13 @@ const FROM_THE_START: [u64; 7] = [6, 36, 190, 1_014, 5_219, 27_332, 139_157];
 
 #[test]
 fn perft_matches_the_reference() {
-    let counts = compare_perft("oware", &oware(&[]), &Oware::new(Rules::default()), 7);
+    let start = Oware::new(Rules::default());
+    let counts = compare_perft("oware", &oware(&[]), &start, 7);
     assert_eq!(counts, FROM_THE_START);
+    // Deeper, the reference alone: the counts `rulebook perft --depth 8` and `9` give with
+    // the release build (docs/rules/oware.md).
+    assert_eq!(reference::perft(&start, 8), 711_414);
+    assert_eq!(reference::perft(&start, 9), 3_592_872);
     for (value, switch) in [(1, "1"), (2, "2")] {
         compare_perft(
             &format!("oware grand_slam={value}"),
