@@ -35,6 +35,7 @@ mod messages;
 mod minidrop;
 mod notation;
 mod nothing_lost;
+mod oware;
 mod pictures;
 mod play;
 mod positions;

@@ -19,6 +19,7 @@ pub mod konane;
 pub mod lines_of_action;
 pub mod minidrop;
 pub mod morris;
+pub mod oware;
 pub mod quoridor;
 pub mod reversi;
 pub mod sight;
