@@ -1195,3 +1195,86 @@ notation = '{at}'
     );
     assert!(refused(&chosen).contains("a number cannot be chosen from a range"));
 }
+
+/// Two actions on a 3x1 board: `put` places a piece and writes `+CELL`, with a further
+/// part that may then place one more; `drop` chooses its own cells and is `like` it.
+const LIKE: &str = r#"
+[[actions]]
+name = "put"
+choose = ['c in cells where empty(c) && file(c) == 1']
+effect = 'place(c, p, me)'
+notation = '+{c}'
+
+[[actions.then]]
+optional = true
+choose = ['d in cells where empty(d) && file(d) == 2']
+effect = 'place(d, p, me)'
+notation = ' {d}'
+
+[[actions]]
+name = "drop"
+choose = ['c in cells where empty(c) && file(c) == 3']
+like = "put"
+"#;
+
+#[test]
+fn an_action_like_another_takes_what_it_leaves_out() {
+    let g = game(&two_players(LIKE));
+    // `drop` chooses c3 and plays `put`'s effect, notation and optional further part.
+    assert_eq!(texts(&g, &g.start()), ["+a1", "+a1 b1", "+c1", "+c1 b1"]);
+    // What it writes itself is its own.
+    let own = LIKE.replace(
+        "like = \"put\"",
+        "like = \"put\"\nnotation = '*{c}'\neffect = 'place(c, p, me); place(b1, p, me)'",
+    );
+    let g = game(&two_players(&own));
+    // (its effect fills b1, so the further part it takes finds no cell there)
+    assert_eq!(texts(&g, &g.start()), ["*c1", "+a1", "+a1 b1"]);
+    let mut s = g.start();
+    crate::common::play(&g, &mut s, "*c1");
+    assert_eq!(crate::common::height(&g, &s, "b1"), 1, "its own effect");
+}
+
+#[test]
+fn like_names_an_action_above_that_writes_its_parts() {
+    let with_like = |like: &str| two_players(&LIKE.replace("like = \"put\"", like));
+    insta::assert_snapshot!(refused(&with_like("like = \"drop\"")), @r#"
+    error: the action `drop` cannot be `like` itself
+      --> test.toml:34:8
+       |
+    34 | like = "drop"
+       |        ^^^^^^ name another action, written above this one
+    "#);
+    insta::assert_snapshot!(refused(&with_like("like = \"place\"")), @r#"
+    error: no action `place` before this one to take parts from
+      --> test.toml:34:8
+       |
+    34 | like = "place"
+       |        ^^^^^^^ `like` names an action written above
+    "#);
+    let later = LIKE.replacen("notation = '+{c}'", "notation = '+{c}'\nlike = \"drop\"", 1);
+    insta::assert_snapshot!(refused(&two_players(&later)), @r#"
+    error: no action `drop` before this one to take parts from
+      --> test.toml:24:8
+       |
+    24 | like = "drop"
+       |        ^^^^^^ it comes later in the file: put it first
+    "#);
+    let chain = format!(
+        "{LIKE}\n[[actions]]\nname = \"third\"\nchoose = ['c in cells']\nlike = \"drop\"\n"
+    );
+    insta::assert_snapshot!(refused(&two_players(&chain)), @r#"
+    error: `drop` is itself `like` another action
+      --> test.toml:39:8
+       |
+    39 | like = "drop"
+       |        ^^^^^^ name the action that writes the parts
+    "#);
+    insta::assert_snapshot!(refused(&with_like("")), @r#"
+    error: the action `drop` has no `notation`
+      --> test.toml:32:8
+       |
+    32 | name = "drop"
+       |        ^^^^^^ every action writes its plies: add `notation = '...'`, or `like` an action that has one
+    "#);
+}

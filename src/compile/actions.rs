@@ -37,19 +37,26 @@ impl Compiler<'_> {
             ),
         };
         self.check_why(spec.why.as_ref(), &spec.choose, spec.check.as_ref())?;
-        for p in &spec.then {
+        for p in spec.parts() {
             self.check_why(p.why.as_ref(), &p.choose, p.check.as_ref())?;
         }
+        let notation = spec.notation.as_ref().ok_or_else(|| {
+            self.at(
+                spec.name.span(),
+                format!("the action `{}` has no `notation`", spec.name.get_ref()),
+                "every action writes its plies: add `notation = '...'`, or `like` an action that has one",
+            )
+        })?;
         let mut scope = Scope::new(names);
         let mut parts = vec![self.part(
             &mut scope,
             &spec.choose,
             spec.effect.as_ref(),
             spec.check.as_ref(),
-            (&spec.notation, spec.short.as_ref()),
+            (notation, spec.short.as_ref()),
             false,
         )?];
-        for (i, p) in spec.then.iter().enumerate() {
+        for (i, p) in spec.parts().iter().enumerate() {
             let mut part = self.part(
                 &mut scope,
                 &p.choose,
@@ -70,7 +77,7 @@ impl Compiler<'_> {
                         ));
                     }
                 };
-                let problem = if spec.then[..i].iter().any(|q| q.repeat.is_some()) {
+                let problem = if spec.parts()[..i].iter().any(|q| q.repeat.is_some()) {
                     Some("an action has at most one repeated part")
                 } else if p.optional {
                     Some("a repeated part is already played zero or more times: drop `optional`")
@@ -85,7 +92,7 @@ impl Compiler<'_> {
             }
             // A part after the repeated part is what happens once when the chain ends:
             // it chooses nothing, so a ply's values are the chain's alone.
-            if p.repeat.is_none() && spec.then[..i].iter().any(|q| q.repeat.is_some()) {
+            if p.repeat.is_none() && spec.parts()[..i].iter().any(|q| q.repeat.is_some()) {
                 let chooses = (part.choices.iter()).position(|c| matches!(c, Choice::In { .. }));
                 if let Some(at) = chooses {
                     return Err(self.at(
@@ -115,7 +122,7 @@ impl Compiler<'_> {
         }
         // Said if the action's walk in a position runs away: located at its repeated
         // part when it has one (which is what runs away, most often), else at its name.
-        let (span, label) = match spec.then.iter().find_map(|p| p.repeat.as_ref()) {
+        let (span, label) = match spec.parts().iter().find_map(|p| p.repeat.as_ref()) {
             Some(repeat) => (repeat.span(), "this part repeats"),
             None => (spec.name.span(), "this action"),
         };

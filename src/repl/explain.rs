@@ -250,8 +250,8 @@ fn shape(
     text: &str,
     vocabulary: &[(String, Class, String)],
 ) -> Option<Vec<Pinned>> {
-    let mut parts = vec![(false, &action.notation)];
-    parts.extend(action.then.iter().map(|p| (p.optional, &p.notation)));
+    let mut parts = vec![(false, action.notation.as_ref()?)];
+    parts.extend(action.parts().iter().map(|p| (p.optional, &p.notation)));
     let optional: Vec<usize> = (0..parts.len()).filter(|&i| parts[i].0).collect();
     for skipped in 0..(1u32 << optional.len().min(8)) {
         let mut pieces = Vec::new();
@@ -435,7 +435,7 @@ fn parts(action: &ActionSpec) -> Vec<PartRef<'_>> {
         check: action.check.as_ref(),
         why: action.why.as_ref(),
     }];
-    parts.extend(action.then.iter().map(|p| PartRef {
+    parts.extend(action.parts().iter().map(|p| PartRef {
         choose: &p.choose,
         check: p.check.as_ref(),
         why: p.why.as_ref(),
@@ -566,7 +566,7 @@ fn rewrite(action: &mut ActionSpec, kept: &[Gate], pinned: &[Pinned], kinds: &[S
     action.fallback = false;
     // The reasons are the file's, said from it; a variant may have dropped what they name.
     action.why = None;
-    action.then.iter_mut().for_each(|p| p.why = None);
+    action.then.iter_mut().flatten().for_each(|p| p.why = None);
     let keep = |g: Gate| kept.contains(&g);
     let part = |p: usize, choose: &mut Vec<Code>, check: &mut Option<Code>| {
         let mut out = Vec::new();
@@ -631,7 +631,7 @@ fn rewrite(action: &mut ActionSpec, kept: &[Gate], pinned: &[Pinned], kinds: &[S
         });
     };
     part(0, &mut action.choose, &mut action.check);
-    for (i, then) in action.then.iter_mut().enumerate() {
+    for (i, then) in action.then.iter_mut().flatten().enumerate() {
         part(i + 1, &mut then.choose, &mut then.check);
     }
 }

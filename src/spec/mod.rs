@@ -50,11 +50,16 @@ pub fn parse(path: &str, text: String) -> Result<Source, Box<Diagnostic>> {
         return Err(Box::new(d));
     }
     match toml::from_str::<GameFile>(&text) {
-        Ok(file) => Ok(Source {
-            path: path.to_string(),
-            text,
-            file,
-        }),
+        Ok(mut file) => {
+            inherit(&mut file.actions).map_err(|(span, message, label)| {
+                Box::new(Diagnostic::at(path, &text, span, message, label))
+            })?;
+            Ok(Source {
+                path: path.to_string(),
+                text,
+                file,
+            })
+        }
         Err(e) => {
             let span = e.span().unwrap_or(0..0);
             // Serde speaks of the Rust types it expected ("invalid length 1, expected struct
@@ -165,4 +170,55 @@ fn too_large<'a, 'i: 'a>(
         }
     }
     None
+}
+
+/// Fills in what each action `like` another leaves out from that action: its effect,
+/// check, notation, short notation, `why` and further parts, each taken whole when the
+/// action does not write it. The action named must come earlier in the file and not be
+/// `like` another itself, so that what an action takes is written in one place. An
+/// error is where it is, what is wrong and a label.
+fn inherit(
+    actions: &mut [schema::ActionSpec],
+) -> Result<(), (std::ops::Range<usize>, String, String)> {
+    for i in 0..actions.len() {
+        let Some(like) = actions[i].like.clone() else {
+            continue;
+        };
+        let name = like.get_ref();
+        if actions[i].name.get_ref() == name {
+            return Err((
+                like.span(),
+                format!("the action `{name}` cannot be `like` itself"),
+                "name another action, written above this one".into(),
+            ));
+        }
+        let Some(from) = actions[..i].iter().position(|a| a.name.get_ref() == name) else {
+            let later = actions[i..].iter().any(|a| a.name.get_ref() == name);
+            return Err((
+                like.span(),
+                format!("no action `{name}` before this one to take parts from"),
+                if later {
+                    "it comes later in the file: put it first".into()
+                } else {
+                    "`like` names an action written above".into()
+                },
+            ));
+        };
+        if actions[from].like.is_some() {
+            return Err((
+                like.span(),
+                format!("`{name}` is itself `like` another action"),
+                "name the action that writes the parts".into(),
+            ));
+        }
+        let (head, tail) = actions.split_at_mut(i);
+        let (model, action) = (&head[from], &mut tail[0]);
+        action.effect = action.effect.take().or_else(|| model.effect.clone());
+        action.check = action.check.take().or_else(|| model.check.clone());
+        action.notation = action.notation.take().or_else(|| model.notation.clone());
+        action.short = action.short.take().or_else(|| model.short.clone());
+        action.why = action.why.take().or_else(|| model.why.clone());
+        action.then = action.then.take().or_else(|| model.then.clone());
+    }
+    Ok(())
 }

@@ -370,6 +370,12 @@ pub struct TurnSpec {
 #[serde(deny_unknown_fields)]
 pub struct ActionSpec {
     pub name: Spanned<String>,
+    /// Another action (by name) whose effect, check, notation (long and short), `why`
+    /// and further parts this one takes for each of them it does not write: actions
+    /// that choose differently and play alike (one action per kind of piece, each with
+    /// the same move, check and notation) write those once. Filled in when the file is
+    /// read (`spec::parse`), so nothing after it sees `like`.
+    pub like: Option<Spanned<String>>,
     pub phase: Option<Spanned<String>>,
     #[serde(default)]
     pub fallback: bool,
@@ -382,7 +388,8 @@ pub struct ActionSpec {
     pub choose: Vec<Code>,
     pub effect: Option<Code>,
     pub check: Option<Code>,
-    pub notation: NotationSpec,
+    /// Required, unless the action is `like` another that has one.
+    pub notation: Option<NotationSpec>,
     /// The part's short notation, as players write a ply with the fewest characters
     /// (the same form as `notation`; a part without one writes its `notation` there).
     pub short: Option<NotationSpec>,
@@ -390,8 +397,14 @@ pub struct ActionSpec {
     /// per name the part's `choose` binds (its collection and filter), `where` (its `where`
     /// bindings) or `check`.
     pub why: Option<Why>,
-    #[serde(default)]
-    pub then: Vec<PartSpec>,
+    pub then: Option<Vec<PartSpec>>,
+}
+
+impl ActionSpec {
+    /// The further parts (`[[actions.then]]`), none when it has none.
+    pub fn parts(&self) -> &[PartSpec] {
+        self.then.as_deref().unwrap_or_default()
+    }
 }
 
 /// An action part's `why` table: a reason per name bound, `where` or `check`.
@@ -404,7 +417,7 @@ pub type Why = Spanned<std::collections::BTreeMap<String, Spanned<String>>>;
 pub type NotationSpec = Spanned<toml::Value>;
 
 /// `[[actions.then]]`: a further part of a compound ply.
-#[derive(Debug, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PartSpec {
     #[serde(default)]
