@@ -47,7 +47,8 @@ pub fn render_marked(game: &Game, state: &State, colour: bool, before: Option<&S
         let place_width = (game.board.cell_count()..game.board.len())
             .map(|c| place_text(game, state, c).chars().count())
             .max()
-            .unwrap_or(1);
+            .unwrap_or(0)
+            .max(1);
         let place = |c: usize, pad: usize| {
             let text = place_text(game, state, c);
             let fill = " ".repeat(pad.saturating_sub(text.chars().count()));
