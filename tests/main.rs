@@ -40,6 +40,7 @@ mod positions;
 mod progress;
 mod properties;
 mod python_package;
+mod recursion;
 mod reference;
 mod reversi;
 mod robustness;
