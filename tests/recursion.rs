@@ -62,6 +62,11 @@ when = 'any(c in cells where owner(c) == me && longest(c, me) >= 3)'
 winner = 'me'
 "#;
 
+/// The drop game, whose every ply calls the recursive function dozens of times.
+pub(crate) fn drop_game() -> String {
+    runs(6, DROP)
+}
+
 fn runs(depth: u32, rest: &str) -> String {
     format!("{}{rest}", RUNS.replace("DEPTH", &depth.to_string()))
 }

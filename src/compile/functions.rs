@@ -247,9 +247,7 @@ impl Compiler<'_> {
 
 /// The functions that call themselves, directly or through others, each with where its
 /// body first calls a function that leads back to it (itself, or one that calls it).
-fn recursive(
-    declared: &[Declared],
-) -> BTreeMap<String, Span> {
+fn recursive(declared: &[Declared]) -> BTreeMap<String, Span> {
     let functions: BTreeSet<&str> = declared.iter().map(|d| d.0.as_str()).collect();
     let calls: BTreeMap<&str, BTreeMap<&str, Span>> = declared
         .iter()
