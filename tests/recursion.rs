@@ -114,6 +114,46 @@ fn a_recursive_function_counts_a_row_in_choices_checks_ends_and_notation() {
 }
 
 #[test]
+fn a_recursive_row_counts_what_the_built_in_run_counts() {
+    // The drop game written with the built-in `run` hook (a row of like pieces from a
+    // cell, itself left out) instead of the recursive function: the same plies in every
+    // position of random games, and the same perft.
+    let hooked = drop_game()
+        .replace(
+            "value = 'max(d in [e, n, ne, se]: row(c, d, p) + row(c, opposite(d), p) - 1)'",
+            "value = 'max(d in [e, n, ne, se]: 1 + run(c, d) + run(c, opposite(d)))'",
+        )
+        .replace(
+            "check = 'row(at, e, me) + row(at, w, me) < 5'",
+            "check = '2 + run(at, e) + run(at, w) < 5'",
+        )
+        .replace(
+            "notation = '{at}/{row(at, n, me) + row(at, s, me) - 1}'",
+            "notation = '{at}/{1 + run(at, n) + run(at, s)}'",
+        );
+    assert!(!hooked.contains("row(at"));
+    let (g, h) = (game_of(&drop_game()), game_of(&hooked));
+    assert_eq!(
+        rulebook::cli::perft(&g, &g.start(), 3),
+        rulebook::cli::perft(&h, &h.start(), 3)
+    );
+    for seed in 0..50 {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let (mut s, mut t) = (g.start(), h.start());
+        loop {
+            assert_eq!(legal(&g, &s), legal(&h, &t), "seed {seed}");
+            let Some(ply) = g.play_random(&mut s, &mut rng) else {
+                break;
+            };
+            h.play(&mut t, &ply);
+            assert_eq!(s, t, "seed {seed}");
+        }
+        assert_eq!(s.outcome, t.outcome, "seed {seed}");
+    }
+    assert!(g.runaway().is_none());
+}
+
+#[test]
 fn recursive_calls_in_frames_of_their_own_keep_the_callers_names() {
     // A body with an aggregate over cells (its own names) and an argument that is an
     // aggregate: each call's names are its own, and the caller's survive it.
