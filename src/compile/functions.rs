@@ -192,7 +192,8 @@ impl Compiler<'_> {
                 )
                 .label("this call leads back to it")
                 .help(format!(
-                    "add `depth = N` to [functions.{name}]: how deep its calls may nest (1 to {MOST_DEPTH}), and `returns = \"TYPE\"`: what it gives"
+                    "add `depth = N` to [functions.{name}]: how deep its calls may nest (1 to {MOST_DEPTH}){}",
+                    if returns.is_some() { "" } else { ", and `returns = \"TYPE\"`: what it gives" }
                 ));
                 return Err(self.lang(&spec.value, e));
             }
