@@ -99,6 +99,29 @@ fn random_plies_allocate_nothing() {
 }
 
 #[test]
+fn recursive_calls_allocate_nothing() {
+    // Each call of a recursive function runs in a frame of its own, kept inline.
+    let g = crate::common::game_of(&crate::recursion::drop_game());
+    let _ = g.listed_actions();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+    let (mut plies, mut counted) = (0u64, 0u64);
+    let mut s = g.start();
+    for _ in 0..20 {
+        s.clone_from(&g.initial);
+        let before = allocations();
+        while g.play_random(&mut s, &mut rng).is_some() {
+            plies += 1;
+        }
+        counted += allocations() - before;
+    }
+    assert!(plies > 100, "{plies} plies");
+    assert!(
+        counted * 5 < plies,
+        "{counted} allocations in {plies} plies"
+    );
+}
+
+#[test]
 fn mcts_iterations_allocate_little_beyond_their_playouts() {
     use rulebook::bots::mcts::{Budget, MctsBot};
     // A warm-up search sets up the scratch positions and orders the root's plies; the

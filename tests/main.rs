@@ -43,6 +43,7 @@ mod progress;
 mod properties;
 mod python_package;
 mod quoridor;
+mod recursion;
 mod reference;
 mod reversi;
 mod robustness;

@@ -20,7 +20,7 @@ use rulebook::engine::natives::{
     self, Ctx, Mut, count_kind, empty_of, height_of, owner_of, top_of,
 };
 use rulebook::engine::program::{
-    Aggregate, Cells, Code, Domain, MakeCells, Node, Op, SetCode, SetExpr,
+    Aggregate, Cells, Code, Domain, MakeCells, Node, Op, Recur, SetCode, SetExpr,
 };
 use rulebook::engine::state::{NEUTRAL, NONE};
 use rulebook::lang::ast::{AggOp, BinOp};
@@ -150,7 +150,28 @@ fn eval_node(node: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
         Node::Agg(agg) => aggregate(agg, c, locals),
         Node::Code(code) => (code.run)(c, locals),
         Node::List(_) => unreachable!("lists are only iterated"),
+        Node::Recur(call) => recur(call, c, locals),
     }
+}
+
+/// A call of a recursive function, as the format describes it: the arguments in order,
+/// then the body in a fresh frame with the parameters first and the call's depth after
+/// them; a call deeper than the function's `depth` is not made, but noted, and gives
+/// `none` (0 for a number or a condition).
+fn recur(call: &Recur, c: &Ctx, locals: &mut [i64]) -> i64 {
+    let f = call.callee.upgrade().expect("the game holds its functions");
+    let depth = call.depth.map_or(0, |slot| locals[slot as usize]) + 1;
+    if depth > f.depth {
+        f.exceed();
+        return f.past;
+    }
+    let (body, size) = f.code.get().expect("compiled with the game");
+    let mut frame = vec![0; *size];
+    for (i, arg) in call.args.iter().enumerate() {
+        frame[i] = eval(arg, c, locals);
+    }
+    frame[f.params] = depth;
+    eval(body, c, &mut frame)
 }
 fn binary(op: BinOp, a: &Node, b: &Node, c: &Ctx, locals: &mut [i64]) -> i64 {
     let x = eval(a, c, locals);

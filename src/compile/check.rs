@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use crate::engine::game::Per;
 use crate::engine::natives::{self, Entry, Native, NativeFn};
-use crate::engine::program::{Aggregate, Domain, Most, NativeSet, Node, Op, SetExpr};
+use crate::engine::program::{
+    Aggregate, Callee, Domain, Most, NativeSet, Node, Op, Recur, SetExpr,
+};
 use crate::lang::ast::{AggOp, BinOp, Expr, ExprKind, Name, Span, Stmt, UnOp};
 use crate::lang::parser::MAX_NESTING;
 use crate::lang::types::Type;
@@ -30,12 +32,18 @@ pub enum Named {
 /// The most function calls one expression may expand to, nested calls included.
 const MOST_EXPANSIONS: usize = 10_000;
 
-/// A function of the game file (`[functions.NAME]`): expanded where it is called.
+/// A function of the game file (`[functions.NAME]`): expanded where it is called, or
+/// called for real when it is recursive.
 #[derive(Debug)]
 pub struct Function {
     pub name: String,
     pub params: Vec<(Name, Type)>,
     pub body: Expr,
+    /// What the function gives, when the file says (`returns`).
+    pub returns: Option<Type>,
+    /// The function as it runs, when it calls itself (directly or through others) and so
+    /// is not expanded: its calls are [`Node::Recur`].
+    pub callee: Option<Arc<Callee>>,
 }
 
 /// The names a game declares, shared by every expression of the file.
@@ -56,14 +64,17 @@ pub struct Scope<'a> {
     floor: u16,
     /// The most slots in use at once; the frame size.
     pub frame: usize,
-    /// The functions being expanded, innermost last (a function may not call itself),
-    /// and how many calls were expanded in all (a bound on what nested calls can make).
-    calling: Vec<String>,
+    /// How many calls were expanded in all (a bound on what nested calls can make).
     expanded: usize,
     /// How deep the expression being checked nests here, function bodies expanded into
     /// it included: the parser bounds each expression, but a chain of functions calling
     /// functions nests them all into one.
     nesting: usize,
+    /// The deepest `nesting` went: what a recursive body costs on the stack per call.
+    pub peak: usize,
+    /// Inside a recursive function's body, the slot that holds how deep its call is:
+    /// the calls it makes are one deeper.
+    recursion: Option<u16>,
 }
 
 fn describe(params: &[Type]) -> String {
@@ -87,9 +98,10 @@ impl<'a> Scope<'a> {
             next_slot: 0,
             floor: 0,
             frame: 0,
-            calling: Vec::new(),
             expanded: 0,
             nesting: 0,
+            peak: 0,
+            recursion: None,
         }
     }
 
@@ -192,6 +204,7 @@ impl<'a> Scope<'a> {
             .help("work inner parts out with `let` bindings, or call fewer functions inside one another"));
         }
         self.nesting += levels;
+        self.peak = self.peak.max(self.nesting);
         Ok(())
     }
 
@@ -392,12 +405,17 @@ impl<'a> Scope<'a> {
                 ),
             ));
         }
-        if self.calling.contains(&f.name) {
-            return Err(LangError::new(
-                span,
-                format!("`{}` calls itself: a function cannot be recursive", f.name),
-            )
-            .label("called again here, while it is being expanded"));
+        if let (Some(callee), Some(returns)) = (&f.callee, f.returns) {
+            let mut values = Vec::with_capacity(args.len());
+            for (arg, (_, ty)) in args.iter().zip(&f.params) {
+                values.push(self.expect(arg, *ty)?);
+            }
+            let call = Recur {
+                callee: Arc::downgrade(callee),
+                args: values.into(),
+                depth: self.recursion,
+            };
+            return Ok((Node::Recur(Box::new(call)), returns));
         }
         self.expanded += 1;
         if self.expanded > MOST_EXPANSIONS {
@@ -438,9 +456,7 @@ impl<'a> Scope<'a> {
         }
         // The body is wrapped in one binding per parameter, each a level of its own.
         self.nest(span, f.params.len())?;
-        self.calling.push(f.name.clone());
         let body = self.expr(&f.body);
-        self.calling.pop();
         self.nesting -= f.params.len();
         self.locals = outer;
         self.next_slot = outer_next;
@@ -449,18 +465,27 @@ impl<'a> Scope<'a> {
         for (slot, value) in slots.into_iter().zip(values).rev() {
             node = Node::Bind(slot, Box::new(value), Box::new(node));
         }
-        Ok((node, ty))
+        Ok((node, f.returns.unwrap_or(ty)))
     }
 
-    /// Checks a function's body on its own, with its parameters bound: its type.
-    pub fn function(&mut self, f: &Function) -> Result<Type, LangError> {
+    /// Checks a function's body on its own, with its parameters bound (in slots 0..,
+    /// and for a recursive function the depth of its call after them): its code, of the
+    /// type the function declares, if it does.
+    pub fn function(&mut self, f: &Function) -> Result<Node, LangError> {
         for (name, ty) in &f.params {
             self.bind(name, *ty)?;
         }
-        self.calling.push(f.name.clone());
-        let (_, ty) = self.expr(&f.body)?;
-        self.calling.pop();
-        Ok(ty)
+        if f.callee.is_some() {
+            let slot = self.next_slot;
+            self.next_slot += 1;
+            self.frame = self.frame.max(self.next_slot as usize);
+            self.locals.push((String::new(), Type::Int, slot));
+            self.recursion = Some(slot);
+        }
+        match f.returns {
+            Some(ty) => self.expect(&f.body, ty),
+            None => Ok(self.expr(&f.body)?.0),
+        }
     }
 
     /// Finds the native called `f` with this many arguments, or explains what exists.

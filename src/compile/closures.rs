@@ -37,6 +37,12 @@ pub fn compile_game(game: &mut Game) {
 ///
 /// [`Action::compile_chains`]: crate::engine::action::Action::compile_chains
 pub fn lower_game(game: &mut Game, k: &dyn Lowering) {
+    // A recursive function's body, once, for every call of it (each call reaches it
+    // through its function: see `engine::program::Callee`).
+    for f in &mut game.recursive {
+        k.wrap(&mut f.body);
+        let _ = f.callee.code.set((f.body.clone(), f.frame));
+    }
     for action in &mut game.actions {
         if let Some(overlay) = &mut action.overlay {
             overlay.sets_mut().for_each(|set| k.wrap_set(set));

@@ -47,6 +47,7 @@ use crate::spec::schema::{Code, VarInit, VarSpec};
 use crate::spec::{Source, schema};
 use check::{Named, Names, Scope};
 use constant::{Const, Env};
+pub use functions::{CALL_LEVELS, MOST_DEPTH, RECURSION_LEVELS};
 
 /// The `[vars]` table a variable is declared in.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -471,7 +472,7 @@ impl Compiler<'_> {
                 _ => None,
             })
             .collect();
-        self.functions(&mut names)?;
+        let recursive = self.functions(&mut names)?;
 
         let stacks = self.setup(&board, &kinds, &players, &params)?;
         let phases = self.phases(&names)?;
@@ -576,6 +577,7 @@ impl Compiler<'_> {
             initial,
             start_position: None,
             ran_away: OnceLock::new(),
+            recursive,
             draw: Draw::Auto,
             routes: OnceLock::new(),
         };

@@ -112,6 +112,9 @@ pub fn optimise(game: &mut Game, fold_steps: bool) {
             written |= vars_written(&part.effect);
         }
     }
+    for f in &mut game.recursive {
+        pass.node(&mut f.body);
+    }
     for end in &mut game.ends {
         pass.node(&mut end.when);
         if let crate::engine::program::EndResult::Winner(n)
@@ -750,6 +753,7 @@ fn substitute(node: &mut Node, slot: u16, value: &Node) {
             sub(c);
         }
         Node::Call(_, args, _) | Node::List(args) => args.iter_mut().for_each(sub),
+        Node::Recur(call) => call.args.iter_mut().for_each(sub),
         Node::Agg(agg) => {
             match &mut agg.domain {
                 Domain::Native(_, args) | Domain::List(args) => args.iter_mut().for_each(sub),

@@ -24,8 +24,8 @@ use super::kept::{Kept, KeptHead, Reach, flip};
 use super::lowering::{Lowering, read_at_once};
 use super::natives::{Ctx, count_kind, empty_of, height_of, owner_of, top_of};
 use super::program::{
-    Aggregate, Arg, Cells, Choice, Code, Domain, MakeCells, Node, Op, Part, Scalar, SetCode,
-    SetExpr, directions_args,
+    self, Aggregate, Arg, Cells, Choice, Code, Domain, MakeCells, Node, Op, Part, Recur, Scalar,
+    SetCode, SetExpr, directions_args,
 };
 use super::shape::PairShape;
 use super::state::{NEUTRAL, NONE, State};
@@ -40,6 +40,33 @@ impl MakeCells for SetMaker<'_, '_> {
     fn make<const W: usize>(&self) -> Cells<W> {
         cells::<W>(self.set, self.k)
     }
+}
+
+/// A call of a recursive function: its arguments worked out in the caller's frame, then
+/// its body's code run in a frame of its own (inline, no allocation, for a body of up to
+/// `FRAME_INLINE` slots), one call deeper than the caller; past the function's `depth`
+/// the call is not made, the function notes it (the game then reports the error) and
+/// gives its `past` value.
+fn recur(call: &Recur, k: &Kit) -> Scalar {
+    let callee = call.callee.clone();
+    let args: Vec<Scalar> = call.args.iter().map(|a| k.scalar(a)).collect();
+    let depth = call.depth.map(usize::from);
+    Box::new(move |c, l| {
+        let Some(f) = callee.upgrade() else {
+            return NONE;
+        };
+        let deep = depth.map_or(0, |d| l[d]) + 1;
+        let Some((body, size)) = f.code.get().filter(|_| deep <= f.depth) else {
+            f.exceed();
+            return f.past;
+        };
+        let mut frame = program::frame(*size);
+        for (slot, arg) in frame.iter_mut().zip(&args) {
+            *slot = arg(c, l);
+        }
+        frame[f.params] = deep;
+        eval::eval(body, c, &mut frame)
+    })
 }
 
 /// A set compiled for the board's number of words.
@@ -360,6 +387,7 @@ impl<'g> Kit<'g> {
                     body(c, l)
                 })
             }
+            Node::Recur(call) => recur(call, self),
             Node::Not(x) => {
                 let x = self.scalar(x);
                 Box::new(move |c, l| (x(c, l) == 0) as i64)

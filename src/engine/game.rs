@@ -9,7 +9,7 @@ use smallvec::SmallVec;
 use super::action::Action;
 use super::board::{Board, DIRECTIONS};
 use super::natives::Ctx;
-use super::program::{EndRule, Phase, Standalone, Stuck};
+use super::program::{EndRule, Phase, Recursive, Standalone, Stuck};
 use super::state::State;
 use crate::lang::types::Type;
 use crate::spec::diag::Diagnostic;
@@ -316,6 +316,10 @@ pub struct Game {
     /// The first action whose walk in some position ran past `program::MOST_STEPS`, its
     /// plies there cut short: see [`Game::runaway`].
     pub(crate) ran_away: OnceLock<u16>,
+    /// The file's recursive functions (those that declare `depth`): the strong hold on
+    /// their code, which calls reach through weak references, and whether a call went
+    /// past its limit (see [`Game::runaway`]).
+    pub recursive: Vec<Recursive>,
     /// How random plies are drawn (`engine::draw`): the same plies with the same chances
     /// whichever, at different costs.
     pub draw: Draw,
@@ -364,9 +368,15 @@ impl Game {
     /// of the first action whose walk in some position ran past `program::MOST_STEPS`
     /// (a repeated part with several choices a play, most often). The commands that list
     /// plies report it instead of what they would print.
+    ///
+    /// The same for a recursive function called deeper than its `depth`: what was
+    /// worked out from that call is wrong, so it is reported the same way.
     pub fn runaway(&self) -> Option<&Diagnostic> {
-        let &action = self.ran_away.get()?;
-        Some(&self.actions[action as usize].runaway)
+        if let Some(&action) = self.ran_away.get() {
+            return Some(&self.actions[action as usize].runaway);
+        }
+        let deep = self.recursive.iter().find(|f| f.callee.exceeded())?;
+        Some(&deep.callee.error)
     }
 
     /// A fresh position.

@@ -241,6 +241,7 @@ pub(super) fn cell_reads(node: &Node) -> Option<u64> {
         }
         Node::Code(code) => cell_reads(&code.node)?,
         Node::Groups(..)
+        | Node::Recur(_)
         | Node::Repetitions
         | Node::BoardRepeated
         | Node::Agg(_)

@@ -6,7 +6,8 @@
 use crate::lang::ast::{AggOp, BinOp};
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock, Weak};
 
 use super::natives::{Ctx, EffectFn, NativeFn, SetFn};
 use super::stack_test::StackExpr;
@@ -54,6 +55,9 @@ pub enum Node {
     /// A call of a function of the game file, expanded where it is called: the argument
     /// is worked out into the local slot of its parameter, then the body.
     Bind(u16, Box<Node>, Box<Node>),
+    /// A call of a recursive function of the game file (one that declares `depth`): a
+    /// real call, its body compiled once and run in a frame of its own.
+    Recur(Box<Recur>),
     Me,
     /// `repetitions()` and `board_repeated()`: questions about earlier positions, read
     /// from the position's history (which a game keeps only when it asks them).
@@ -95,6 +99,7 @@ impl Node {
         match self {
             Node::Local(i) => slots.contains(i),
             Node::Code(code) => code.node.reads_any(slots),
+            Node::Recur(call) if call.depth.is_some_and(|d| slots.contains(&d)) => true,
             _ => self.any_child(|child| match child {
                 Child::Node(n) => n.reads_any(slots),
                 Child::Domain(d) => d.reads_any(slots),
@@ -132,6 +137,7 @@ impl Node {
             | Node::Bind(_, a, b) => f(Child::Node(a)) || f(Child::Node(b)),
             Node::If(a, b, c) => f(Child::Node(a)) || f(Child::Node(b)) || f(Child::Node(c)),
             Node::Call(_, args, _) | Node::List(args) => args.iter().any(|a| f(Child::Node(a))),
+            Node::Recur(call) => call.args.iter().any(|a| f(Child::Node(a))),
             Node::Agg(agg) => {
                 f(Child::Domain(&agg.domain))
                     || [&agg.filter, &agg.body, &agg.along]
@@ -176,6 +182,7 @@ impl Node {
             Node::Call(_, args, _) | Node::List(args) => {
                 args.iter_mut().for_each(|a| f(ChildMut::Node(a)))
             }
+            Node::Recur(call) => call.args.iter_mut().for_each(|a| f(ChildMut::Node(a))),
             Node::Agg(agg) => {
                 f(ChildMut::Domain(&mut agg.domain));
                 [&mut agg.filter, &mut agg.body, &mut agg.along]
@@ -412,6 +419,86 @@ pub struct Aggregate {
     /// For `first` and `last` over a ray made a set: the ray's direction, which orders
     /// its cells (nearest first) where cell order would not.
     pub along: Option<Node>,
+}
+
+/// A call of a recursive function: the function, the arguments (worked out in the
+/// caller's frame, then put in slots 0.. of the callee's), and where the caller keeps how
+/// deep it is itself (the slot a recursive body keeps its depth in; `None` outside any
+/// recursive body, where a call is at depth 1).
+#[derive(Clone, Debug)]
+pub struct Recur {
+    /// Weak: a body calls itself, and a strong reference would keep every game with a
+    /// recursive function alive forever; the game holds the strong one
+    /// ([`Game::recursive`](super::game::Game::recursive)).
+    pub callee: Weak<Callee>,
+    pub args: Box<[Node]>,
+    pub depth: Option<u16>,
+}
+
+/// A recursive function as it runs: its body's code, its frame, how deep its calls may
+/// nest, and whether some call went deeper (a run-time error of the game file that every
+/// command reports, as a walk that runs away: [`Game::runaway`](super::game::Game::runaway)).
+#[derive(Debug)]
+pub struct Callee {
+    pub name: String,
+    /// How many parameters: slots 0..params of the frame hold the arguments, and slot
+    /// `params` the depth of the call.
+    pub params: usize,
+    /// The deepest a call may be: calls of recursive functions under way, this one
+    /// included, when it starts.
+    pub depth: i64,
+    /// What a call past the limit gives (`none`, or 0 for a number or a condition): the
+    /// game then reports the error, so the value is never shown as a result.
+    pub past: i64,
+    /// The body's code and its frame size, set once when the game is compiled to code
+    /// (the body calls functions that do not exist yet while it is checked).
+    pub code: OnceLock<(Node, usize)>,
+    /// Set by the first call past the limit.
+    exceeded: AtomicBool,
+    /// The error said when a call went past the limit, located at its `depth`.
+    pub error: Arc<crate::spec::diag::Diagnostic>,
+}
+
+impl Callee {
+    /// A function of `params` parameters whose calls may nest `depth` deep, its code to
+    /// come.
+    pub fn new(
+        name: String,
+        params: usize,
+        depth: i64,
+        past: i64,
+        error: crate::spec::diag::Diagnostic,
+    ) -> Callee {
+        Callee {
+            name,
+            params,
+            depth,
+            past,
+            code: OnceLock::new(),
+            exceeded: AtomicBool::new(false),
+            error: Arc::new(error),
+        }
+    }
+
+    /// Notes that a call went past the limit.
+    #[cold]
+    pub fn exceed(&self) {
+        self.exceeded.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether some call went past the limit.
+    pub fn exceeded(&self) -> bool {
+        self.exceeded.load(Ordering::Relaxed)
+    }
+}
+
+/// A recursive function of a game: how it runs, and its body as a tree until the game is
+/// compiled to code (the passes that rewrite every expression rewrite it too).
+#[derive(Clone, Debug)]
+pub struct Recursive {
+    pub callee: Arc<Callee>,
+    pub body: Node,
+    pub frame: usize,
 }
 
 /// Something a binding, aggregate or `for` ranges over.

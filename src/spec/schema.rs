@@ -323,6 +323,12 @@ pub struct FunctionSpec {
     pub params: Vec<Spanned<String>>,
     /// The expression; its type is the function's result.
     pub value: Code,
+    /// The type of the result (`"number"`, `"cell"`...), checked against the body;
+    /// required of a recursive function, whose calls are checked before its body is.
+    pub returns: Option<Spanned<String>>,
+    /// For a function that calls itself, directly or through others: how deep its calls
+    /// may nest (required of such a function, refused of others).
+    pub depth: Option<Spanned<i64>>,
     #[serde(default)]
     pub doc: String,
 }
