@@ -48,7 +48,7 @@ const GAMES: &[(&str, &[(&str, &str)])] = &[
     ("games/staqs.toml", &[("diagonal_steps", "true")]),
     ("games/surakarta.toml", &[]),
     ("games/quoridor.toml", &[]),
-    ("games/quoridor.toml", &[("size", "5"), ("fences", "3")]),
+    ("games/quoridor.toml", &[("size", "5"), ("walls", "3")]),
     ("games/tictactoe.toml", &[]),
     ("games/vlkno.toml", &[]),
     ("games/vlkno.toml", &[("put_back", "true")]),

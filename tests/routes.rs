@@ -48,10 +48,13 @@ fn auto_lists_the_actions_whose_candidates_a_draw_would_mostly_refuse() {
     // In the library, Nine Men's Morris's placements and moves, whose optional removal
     // is mostly refused (it needs a mill), are listed: 36% more random games a second
     // than drawn, 20% more than listing every ply (docs/performance.md, "2026-11-28
-    // (fourth)"). Every other game is drawn, its random games what they were before.
+    // (fourth)"). Quoridor's jump, a direction from the pawn that needs the other pawn
+    // next to it, is listed too. Every other game is drawn, its random games what they
+    // were before.
     for name in shipped_games() {
         let expected: &[&str] = match name.as_str() {
             "morris" => &["place", "move"],
+            "quoridor" => &["jump"],
             _ => &[],
         };
         assert_eq!(listed(&game(name, &[])), expected, "{name}");

@@ -10,7 +10,10 @@
 //! 4. per variable slot of the game file: its value everywhere.
 //!
 //! The grid is the board's files by its ranks: plane `[p, rank, file]`, rank 0 the first
-//! (`a1` is `[p, 0, 0]`); a hexagonal board is its rhombus.
+//! (`a1` is `[p, 0, 0]`); a hexagonal board is its rhombus. A board with edges is its grid
+//! of half steps, so that what stands on an edge or point is seen too: `2 * files + 1`
+//! by `2 * ranks + 1`, the cell of file `f` and rank `r` (from 1) at `[p, 2r - 1, 2f - 1]`,
+//! the edges and points between and around; `board` is 1 on every cell, edge and point.
 
 use rulebook::engine::game::{Game, Per};
 use rulebook::engine::state::{NEUTRAL, State};
@@ -57,8 +60,8 @@ impl Layout {
             board_plane,
             players,
             vars: count,
-            files: usize::from(game.board.files),
-            ranks: usize::from(game.board.ranks),
+            files: grid(game.board.files, game),
+            ranks: grid(game.board.ranks, game),
             names,
         }
     }
@@ -72,9 +75,29 @@ impl Layout {
     pub fn observe(&self, game: &Game, state: &State) -> Vec<f32> {
         let area = self.ranks * self.files;
         let mut out = vec![0f32; self.names.len() * area];
-        for (cell, &(file, rank)) in game.board.coords.iter().enumerate() {
+        let board = &game.board;
+        // Each place of the board with its position on the grid.
+        let places: Vec<(usize, usize)> = if board.has_places() {
+            (0..self.ranks)
+                .flat_map(|y| (0..self.files).map(move |x| (x, y)))
+                .filter_map(|(x, y)| {
+                    board
+                        .half_at(x, y)
+                        .map(|p| (usize::from(p), y * self.files + x))
+                })
+                .collect()
+        } else {
             // The board counts files and ranks from 1.
-            let at = usize::from(rank - 1) * self.files + usize::from(file - 1);
+            (board.coords.iter().enumerate())
+                .map(|(cell, &(file, rank))| {
+                    (
+                        cell,
+                        usize::from(rank - 1) * self.files + usize::from(file - 1),
+                    )
+                })
+                .collect()
+        };
+        for (cell, at) in places {
             out[self.board_plane * area + at] = 1.0;
             for piece in state.stack(cell as _) {
                 let kind = usize::from(piece.kind);
@@ -100,6 +123,16 @@ impl Layout {
             fill(&mut out, first_var + i, v as f32);
         }
         out
+    }
+}
+
+/// The observation grid's side for a board side: the side, or on a board with edges its
+/// half steps, `2 * side + 1`.
+fn grid(side: u8, game: &Game) -> usize {
+    if game.board.has_places() {
+        2 * usize::from(side) + 1
+    } else {
+        usize::from(side)
     }
 }
 

@@ -113,6 +113,21 @@ def test_the_observation_has_the_documented_shape_and_counts_the_pieces(path):
     assert np.all(pieces[obs[board] == 0] == 0)
 
 
+def test_the_observation_of_a_board_with_edges_shows_its_walls():
+    game = rulebook.load_game(str(rulebook_root() / "games" / "quoridor.toml"))
+    assert game.observation_tensor_shape()[1:] == [19, 19]
+    state = game.new_initial_state()
+    state.apply_action(state.string_to_action("e3h"))
+    planes = game.observation_planes()
+    obs = state.observation_tensor()
+    across = obs[planes.index("across")]
+    # The grid of half steps: e3 is [5, 9]; the wall is the edges above e3 and f3 and
+    # the point between them, on row 6.
+    assert across[6, 9] == 1 and across[6, 10] == 1 and across[6, 11] == 1 and across.sum() == 3
+    assert obs[planes.index("pawn of white")][1, 9] == 1
+    assert obs[planes.index("board")].sum() == 19 * 19
+
+
 def test_the_observation_of_tictactoe_is_its_board():
     game = rulebook.load_game(str(rulebook_root() / "games" / "tictactoe.toml"))
     state = game.new_initial_state()
