@@ -48,7 +48,10 @@ fn allocations() -> u64 {
 
 #[test]
 fn random_plies_allocate_nothing() {
-    let games: [(&str, crate::common::Params); 24] = [
+    // Left out, for plies that still allocate: Fanorona, and Oware (551 allocations in
+    // 2,127 plies, from a cause not yet found: not its `range`s, since with room for 64
+    // elements inline it allocates as often).
+    let games: [(&str, crate::common::Params); 25] = [
         ("abalone", &[]),
         ("amazons", &[]),
         ("bounce", &[]),
@@ -73,6 +76,7 @@ fn random_plies_allocate_nothing() {
         ("xiangqi", &[]),
         ("gomoku", &[]),
         ("konane", &[]),
+        ("quoridor", &[]),
     ];
     for (name, params) in games {
         let g = game(name, params);

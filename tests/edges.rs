@@ -328,3 +328,97 @@ fn edges_need_a_board_of_squares_and_a_bounded_size() {
     "
     );
 }
+
+/// `reachable` on generated boards and pieces: grown as a set where the cells lie on the
+/// grid (`hooks::groups::reachable`'s fast way), walked over the links elsewhere (a
+/// shaped board), it gives the cells a plain search written here from the format's
+/// words gives: from the cell, a step along a link through the directions asked is taken
+/// when the place `beside` the cell that way is empty (or there is none).
+#[test]
+fn reachable_grows_as_a_walk_visits() {
+    use rand::rngs::Xoshiro256PlusPlus;
+    use rand::{RngExt, SeedableRng};
+    use rulebook::engine::hooks::{View, groups};
+
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(48);
+    let (mut grown, mut walked) = (0, 0);
+    for case in 0..120 {
+        let (files, ranks) = (rng.random_range(1..=7), rng.random_range(1..=7));
+        let edges = rng.random_range(0..4) != 0;
+        let shape = if rng.random_range(0..3) == 0 {
+            "shape = '(file + rank) % 5 != 0'\n"
+        } else {
+            ""
+        };
+        let links = ["orthogonal", "all_directions", "diagonal"][rng.random_range(0..3)];
+        let text = with_edges("", "")
+            .replace(
+                "files = 3\nranks = 2\nedges = true",
+                &format!(
+                    "files = {files}\nranks = {ranks}\nedges = {edges}\n{shape}links = [{{ dirs = \"{links}\" }}]"
+                ),
+            )
+            + "[[actions]]\nname = \"put\"\nchoose = ['v in cells']\neffect = 'place(v, x)'\nnotation = '{v}'\n";
+        let Ok(source) = rulebook::spec::parse("test.toml", text.clone()) else {
+            panic!("{text}")
+        };
+        let Ok(g) = rulebook::compile::compile(&source, &[]) else {
+            continue; // a shape that leaves no cell
+        };
+        let board = &g.board;
+        let mut s = g.start();
+        // Pieces on a third of the places (and some cells, which block nothing).
+        for p in 0..board.len() {
+            if rng.random_range(0..3) == 0 {
+                let name = board.names[p].clone();
+                set_stack(&g, &mut s, &name, &[("x", "")]);
+            }
+        }
+        // Both ways of growing are tried.
+        if board.cells_on_grid() {
+            grown += 1;
+        } else {
+            walked += 1;
+        }
+        for dirs in [0b0101_0101u8, 0xff, 0b1010_1010] {
+            for start in 0..board.cell_count() {
+                let mut set = [0u64; rulebook::engine::cellset::WORDS];
+                groups::reachable(
+                    &View { board, state: &s },
+                    start as i64,
+                    dirs.into(),
+                    &mut set,
+                );
+                let got: Vec<usize> = rulebook::engine::cellset::members(&set).collect();
+                // The plain search.
+                let mut seen = vec![false; board.len()];
+                let mut todo = vec![start];
+                seen[start] = true;
+                while let Some(at) = todo.pop() {
+                    for d in (0..8).filter(|d| dirs & (1 << d) != 0) {
+                        let Some(to) = board.step(at as u16, d) else {
+                            continue;
+                        };
+                        let open = board
+                            .side(at as u16, d)
+                            .is_none_or(|p| s.stack(p).is_empty());
+                        if open && !seen[usize::from(to)] {
+                            seen[usize::from(to)] = true;
+                            todo.push(usize::from(to));
+                        }
+                    }
+                }
+                let expected: Vec<usize> = (0..board.len()).filter(|&c| seen[c]).collect();
+                assert_eq!(
+                    got, expected,
+                    "case {case}: {files}x{ranks}, edges {edges}, {shape}{links}, from {}",
+                    board.names[start]
+                );
+            }
+        }
+    }
+    assert!(
+        grown > 40 && walked > 20,
+        "{grown} boards grown, {walked} walked"
+    );
+}

@@ -353,6 +353,12 @@ fn leaf<const W: usize>(set: &SetExpr, c: &Ctx, locals: &mut [i64]) -> [u64; W] 
             groups::group_cells(&c.view(), cell, dirs, &mut set);
             words(&set[..W])
         }
+        SetExpr::Reach(x, dirs) => {
+            let mut set = [0u64; WORDS];
+            let (cell, dirs) = (eval(x, c, locals), eval(dirs, c, locals));
+            groups::reachable(&c.view(), cell, dirs, &mut set);
+            words(&set[..W])
+        }
         SetExpr::Slide(x, d) => slide::<W>(c, eval(x, c, locals), eval(d, c, locals)),
         SetExpr::Ray(x, d) => match (eval(x, c, locals), eval(d, c, locals)) {
             (x, d) if x >= 0 && (0..8).contains(&d) => words(board.ray(x as CellId, d as usize)),

@@ -340,6 +340,14 @@ impl Pass<'_> {
                     .unwrap_or(Node::Const(ORTHOGONAL as i64));
                 SetExpr::Group(Box::new(args[0].clone()), Box::new(dirs))
             }
+            // The cells a walk reaches have no order of their own either.
+            Domain::Native(native, args) if native.name == "reachable" => {
+                let dirs = args
+                    .get(1)
+                    .cloned()
+                    .unwrap_or(Node::Const(ORTHOGONAL as i64));
+                SetExpr::Reach(Box::new(args[0].clone()), Box::new(dirs))
+            }
             Domain::Native(native, args) if native.name == "ray" && !ordered => {
                 self.board.make_rays();
                 SetExpr::Ray(Box::new(args[0].clone()), Box::new(args[1].clone()))

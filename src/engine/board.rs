@@ -331,6 +331,13 @@ impl Board {
         self.len() == self.files as usize * self.ranks as usize && !self.jumps
     }
 
+    /// Whether the cells, whatever places follow them, are every square of the grid in
+    /// order and every link a grid step: then a set of cells steps along a direction by
+    /// the direction's index offset ([`Board::step_set`]), as on a rectangle board.
+    pub fn cells_on_grid(&self) -> bool {
+        self.cells == self.files as usize * self.ranks as usize && !self.jumps
+    }
+
     /// How a step in direction `dir` changes a cell's index on a rectangle board.
     pub fn offset(&self, dir: usize) -> isize {
         let (_, df, dr) = DIRECTIONS[dir];
@@ -549,11 +556,12 @@ impl Board {
     }
 
     /// Adds to `out` every cell one step from a cell of `set` through a direction of
-    /// `dirs`, on a rectangle board: the set moved along each direction from its cells
+    /// `dirs`, on a rectangle board (or one whose cells are on the grid before its places,
+    /// [`Board::cells_on_grid`]): the set moved along each direction from its cells
     /// linked that way, a few word operations a direction (a group's liberties are its
     /// neighbours, found at once instead of member by member).
     pub fn step_set(&self, set: &[u64], dirs: u8, out: &mut [u64]) {
-        debug_assert!(self.is_rectangle());
+        debug_assert!(self.cells_on_grid());
         let mut left = dirs;
         while left != 0 {
             let d = left.trailing_zeros() as usize;

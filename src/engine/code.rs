@@ -918,6 +918,15 @@ fn cells<const W: usize>(set: &SetExpr, k: &Kit) -> Cells<W> {
                 words(&set[..W])
             })
         }
+        SetExpr::Reach(x, dirs) => {
+            let (x, dirs) = (k.scalar(x), k.scalar(dirs));
+            Box::new(move |c, l| {
+                let mut set = [0u64; WORDS];
+                let (cell, dirs) = (x(c, l), dirs(c, l));
+                groups::reachable(&c.view(), cell, dirs, &mut set);
+                words(&set[..W])
+            })
+        }
         SetExpr::Adjacent(x, dirs) => {
             let (x, dirs) = (k.scalar(x), k.scalar(dirs));
             Box::new(move |c, l| {

@@ -52,6 +52,7 @@ pub trait Lowering {
             | SetExpr::When(x) => self.wrap(x),
             SetExpr::Adjacent(a, b)
             | SetExpr::Group(a, b)
+            | SetExpr::Reach(a, b)
             | SetExpr::Slide(a, b)
             | SetExpr::Ray(a, b) => {
                 self.wrap(a);

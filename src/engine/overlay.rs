@@ -588,6 +588,7 @@ impl Probe {
             | SetExpr::Holding(_)
             | SetExpr::Slide(..)
             | SetExpr::Group(..)
+            | SetExpr::Reach(..)
             | SetExpr::Near(..) => return None,
         };
         terms.push((negated, term));

@@ -272,9 +272,10 @@ impl SetExpr {
             | SetExpr::HeightNear(n, _) => n.reads_any(slots),
             SetExpr::Adjacent(a, b) => a.reads_any(slots) || b.reads_any(slots),
             SetExpr::Neighbours(a, _) | SetExpr::Leaps(a, _) => a.reads_any(slots),
-            SetExpr::Ray(a, b) | SetExpr::Slide(a, b) | SetExpr::Group(a, b) => {
-                a.reads_any(slots) || b.reads_any(slots)
-            }
+            SetExpr::Ray(a, b)
+            | SetExpr::Slide(a, b)
+            | SetExpr::Group(a, b)
+            | SetExpr::Reach(a, b) => a.reads_any(slots) || b.reads_any(slots),
             SetExpr::Conj(terms) => terms.iter().any(|(_, t)| t.reads_any(slots)),
             SetExpr::Or(a, b) => a.reads_any(slots) || b.reads_any(slots),
             SetExpr::Near(s, _) => s.reads_any(slots),
@@ -302,7 +303,9 @@ impl SetExpr {
             | SetExpr::HeightNear(n, _) => n.is_fixed(),
             SetExpr::Adjacent(a, b) | SetExpr::Ray(a, b) => a.is_fixed() && b.is_fixed(),
             SetExpr::Neighbours(a, _) | SetExpr::Leaps(a, _) => a.is_fixed(),
-            SetExpr::Slide(..) | SetExpr::Group(..) | SetExpr::Near(..) => false,
+            SetExpr::Slide(..) | SetExpr::Group(..) | SetExpr::Reach(..) | SetExpr::Near(..) => {
+                false
+            }
             // A condition on variables may change with the effects of a part.
             SetExpr::When(_) => false,
             SetExpr::Conj(terms) => terms.iter().all(|(_, t)| t.changes_only_at_edits()),
@@ -581,6 +584,9 @@ pub enum SetExpr {
     Mask(u16),
     /// `group(cell, dirs)`: the cells of a cell's group (see `hooks::groups`).
     Group(Box<Node>, Box<Node>),
+    /// `reachable(cell, dirs)`: the cells a walk from a cell reaches without crossing an
+    /// occupied edge or point (see `hooks::groups::reachable`).
+    Reach(Box<Node>, Box<Node>),
     /// `slide(cell, dir)`: the cells of the ray before the first occupied one (where a
     /// sliding piece may stop).
     Slide(Box<Node>, Box<Node>),

@@ -589,21 +589,90 @@ pub fn encloses(c: &View, cell: i64, dirs: i64) -> bool {
 /// that cross no occupied place: on a board with edges, a step is blocked when the place
 /// between the two cells (`Board::side`: the edge of an orthogonal step, the point of a
 /// diagonal one) holds a piece; the cells' own pieces block nothing. Without places,
-/// every cell linked to `cell`. A walk over the links with a stack of cells to visit,
-/// each cell visited once.
+/// every cell linked to `cell`.
+///
+/// Where the cells are on the grid in order ([`Board::cells_on_grid`]) the cells grow as
+/// a set, a frontier stepping along each direction at once (`Board::step_set`) from its
+/// cells whose step that way is open: the cells linked that way, less those beside each
+/// occupied place. Elsewhere a walk over the links visits each cell once. The two agree
+/// (`edges::reachable_grows_as_a_walk_visits`, on generated boards and pieces).
 pub fn reachable(c: &View, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
     let board = c.board;
     if cell < 0 || cell as usize >= board.cell_count() {
         return;
     }
+    let dirs = dirs as u8;
+    if !board.cells_on_grid() {
+        return reachable_by_walk(c, cell as CellId, dirs, out);
+    }
+    // The cells come first: the words past theirs hold places only, and stay empty here.
+    let words = board.cell_count().div_ceil(64);
+    // Per direction, the cells whose step that way crosses nothing.
+    let mut open = [[0u64; MAX_WORDS]; 8];
+    let mut left = dirs;
+    while left != 0 {
+        let d = left.trailing_zeros() as usize;
+        left &= left - 1;
+        open[d][..words].copy_from_slice(&board.linked_that_way(d)[..words]);
+    }
+    if board.has_places() {
+        let cells = board.cell_count();
+        for place in cellset::members(c.state.occupied()).filter(|&p| p >= cells) {
+            let mut left = dirs;
+            while left != 0 {
+                let d = left.trailing_zeros() as usize;
+                left &= left - 1;
+                // The cell whose step d crosses this place: half a step back from it.
+                if let Some(x) = board.side(place as CellId, (d + 4) % 8)
+                    && usize::from(x) < cells
+                {
+                    open[d][usize::from(x) / 64] &= !(1u64 << (x % 64));
+                }
+            }
+        }
+    }
+    let mut reached = [0u64; MAX_WORDS];
+    cellset::insert(&mut reached, cell as usize);
+    let mut frontier = reached;
+    loop {
+        let mut next = [0u64; MAX_WORDS];
+        let mut left = dirs;
+        while left != 0 {
+            let d = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let mut from = [0u64; MAX_WORDS];
+            for ((f, a), o) in from.iter_mut().zip(&frontier).zip(&open[d]).take(words) {
+                *f = a & o;
+            }
+            board.step_set(&from[..words], 1 << d, &mut next[..words]);
+        }
+        let mut grew = false;
+        for (n, r) in next.iter_mut().zip(reached.iter_mut()).take(words) {
+            *n &= !*r;
+            *r |= *n;
+            grew |= *n != 0;
+        }
+        if !grew {
+            break;
+        }
+        frontier = next;
+    }
+    for (o, r) in out.iter_mut().zip(reached).take(words) {
+        *o |= r;
+    }
+}
+
+/// [`reachable`] by a walk over the links with a stack of cells to visit, each once.
+fn reachable_by_walk(c: &View, cell: CellId, dirs: u8, out: &mut [u64; MAX_WORDS]) {
+    let board = c.board;
     let mut todo = [0 as CellId; MAX_WORDS * 64];
     let mut n = 1;
-    todo[0] = cell as CellId;
+    todo[0] = cell;
     cellset::insert(out, cell as usize);
     while n > 0 {
         n -= 1;
         let at = todo[n];
-        let mut left = board.link_dirs(at) & dirs as u8;
+        let mut left = board.link_dirs(at) & dirs;
         while left != 0 {
             let d = left.trailing_zeros() as usize;
             left &= left - 1;
