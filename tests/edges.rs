@@ -308,6 +308,13 @@ fn pictures_draw_a_piece_on_an_edge_as_a_bar_and_on_a_point_as_a_post() {
 
 #[test]
 fn edges_need_a_board_of_squares_and_a_bounded_size() {
+    // A track runs over cells only.
+    let track = "[[board.tracks]]\nname = \"t\"\nruns = [\"a1 a1ne b2\"]";
+    let err = refused(&with_edges(
+        track,
+        "[[actions]]\nname = \"n\"\nnotation = 'n'\n",
+    ));
+    assert!(err.contains("no cell `a1ne` on this board"), "{err}");
     let action = "[[actions]]\nname = \"put\"\nchoose = ['v in edges']\neffect = 'place(v, x)'\nnotation = '{v}'\n";
     insta::assert_snapshot!(refused(&with_edges("hexagonal = true", action)), @r"
     error: a board with edges cannot also have `hexagonal`

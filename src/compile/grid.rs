@@ -454,13 +454,16 @@ impl Compiler<'_> {
                 let mut cells = Vec::new();
                 for (offset, word) in words(run.get_ref()) {
                     let span = self.inside(run, offset..offset + word.len());
-                    let cell = board.find(word).ok_or_else(|| {
-                        self.at(
-                            span.clone(),
-                            format!("no cell `{word}` on this board"),
-                            "not a cell of the board",
-                        )
-                    })?;
+                    // A track runs over cells, not over the edges and points between.
+                    let cell = (board.find(word))
+                        .filter(|&c| usize::from(c) < board.cell_count())
+                        .ok_or_else(|| {
+                            self.at(
+                                span.clone(),
+                                format!("no cell `{word}` on this board"),
+                                "not a cell of the board",
+                            )
+                        })?;
                     cells.push(cell);
                     where_.push(span);
                 }
