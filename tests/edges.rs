@@ -174,6 +174,12 @@ notation = '{v}'
     assert_eq!(count("count(v in cells where empty(v)) == 4"), 1);
     assert_eq!(count("count(v in edges where !empty(v)) == 4"), 1);
     assert_eq!(count("count(v in points where owner(v) == a) == 1"), 1);
+    // A region of empty cells starts at a cell only.
+    assert_eq!(
+        count("count(v in empty_region(a1s) where empty(v)) == 0"),
+        1
+    );
+    assert_eq!(count("count(v in empty_region(b2) where empty(v)) == 4"), 1);
 }
 
 /// A game on a 4x4 board with edges whose one action lists the cells `reachable` gives
@@ -265,6 +271,13 @@ fn a_drawing_shows_the_pieces_on_places_and_is_read_back() {
             .filter(|&p| p != usize::from(b1n))
             .all(|p| by_hand.stacks()[p].is_empty())
     );
+    // A tall stack on an edge under a cell widens the cells' columns, and reads back.
+    let mut tall = s.clone();
+    set_stack(&g, &mut tall, "b1n", &[("x", ""); 10]);
+    let drawn_tall = render(&g, &tall);
+    let read = diagram::read(&g, &drawn_tall).unwrap_or_else(|e| panic!("{e}\n{drawn_tall}"));
+    assert_eq!(render(&g, &read), drawn_tall);
+    assert!(drawn_tall.contains("x10"), "{drawn_tall}");
     // Two lines between the same two ranks are refused, with the line.
     let bad = drawn.replacen("A x\n", "A x\n    x\n", 1);
     let err = diagram::read(&g, &bad).unwrap_err();

@@ -1270,6 +1270,16 @@ fn like_names_an_action_above_that_writes_its_parts() {
     39 | like = "drop"
        |        ^^^^^^ name the action that writes the parts
     "#);
+    let twice = format!(
+        "{LIKE}\n[[actions]]\nname = \"put\"\nchoose = ['c in cells']\nnotation = '={{c}}'\n"
+    );
+    insta::assert_snapshot!(refused(&two_players(&twice)), @r#"
+    error: several actions are called `put`
+      --> test.toml:34:8
+       |
+    34 | like = "put"
+       |        ^^^^^ `like` must name one: rename the others
+    "#);
     insta::assert_snapshot!(refused(&with_like("")), @r#"
     error: the action `drop` has no `notation`
       --> test.toml:32:8

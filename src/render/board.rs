@@ -156,7 +156,8 @@ fn with_places(
     place_width: usize,
 ) -> String {
     let board = &game.board;
-    let (cell_w, place_w) = (width.max(2) + 1, place_width + 1);
+    // The edges above and below the cells stand in the cells' columns.
+    let (cell_w, place_w) = (width.max(place_width).max(2) + 1, place_width + 1);
     let label = board.ranks.to_string().len();
     let (w, h) = (2 * board.files as usize + 1, 2 * board.ranks as usize + 1);
     let mut out = String::new();

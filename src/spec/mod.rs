@@ -204,6 +204,13 @@ fn inherit(
                 },
             ));
         };
+        if actions.iter().filter(|a| a.name.get_ref() == name).count() > 1 {
+            return Err((
+                like.span(),
+                format!("several actions are called `{name}`"),
+                "`like` must name one: rename the others".into(),
+            ));
+        }
         if actions[from].like.is_some() {
             return Err((
                 like.span(),

@@ -84,7 +84,11 @@ pub fn group_cells(c: &View, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
 /// enclose (a region walled off by one player's pieces), and [`group_cells`] cannot
 /// give it, since a group is made of pieces.
 pub fn empty_region(c: &View, cell: i64, dirs: i64, out: &mut [u64; MAX_WORDS]) {
-    if cell < 0 || c.state.top_code(cell as CellId) != EMPTY_TOP {
+    // Regions are of cells: an edge or point starts none.
+    if cell < 0
+        || cell as usize >= c.board.cell_count()
+        || c.state.top_code(cell as CellId) != EMPTY_TOP
+    {
         return;
     }
     let words = c.state.words();
