@@ -434,15 +434,30 @@ pub fn from_drawing(game: &Game, text: &str) -> Result<Option<String>, String> {
     let Some(((files_at, files_line), ranks)) = drawing.split_last() else {
         return Ok(None);
     };
-    if board.has_places() {
-        let mut out = with_places(game, ranks, (*files_at, files_line))?;
-        out.push(format!("to_move = {seat}"));
-        if let Some(step) = step {
-            out.push(format!("ply_in_turn = {step}"));
-        }
-        out.extend(lines[at + 1..].iter().map(|l| l.to_string()));
-        return Ok(Some(out.join("\n")));
+    let mut out = if board.has_places() {
+        with_places(game, ranks, (*files_at, files_line))?
+    } else {
+        squares(game, seat, ranks, (*files_at, files_line))?
+    };
+    out.push(format!("to_move = {seat}"));
+    if let Some(step) = step {
+        out.push(format!("ply_in_turn = {step}"));
     }
+    out.extend(lines[at + 1..].iter().map(|l| l.to_string()));
+    Ok(Some(out.join("\n")))
+}
+
+/// The lines of a drawing of a board of squares or points (`render::board`'s), up to its
+/// file letters, as the diagram's ranks: each rank's cells after its number (the lines
+/// between ranks of a board drawn with its links, and the links between its points, left
+/// out), the file letters' line checked.
+fn squares(
+    game: &Game,
+    seat: &str,
+    ranks: &[(usize, &str)],
+    (files_at, files_line): (usize, &str),
+) -> Result<Vec<String>, String> {
+    let board = &game.board;
     let letters: Vec<String> = (1..=board.files)
         .map(|f| board.file_letter(f).to_string())
         .collect();
@@ -508,12 +523,7 @@ pub fn from_drawing(game: &Game, text: &str) -> Result<Option<String>, String> {
             _ => {}
         }
     }
-    out.push(format!("to_move = {seat}"));
-    if let Some(step) = step {
-        out.push(format!("ply_in_turn = {step}"));
-    }
-    out.extend(lines[at + 1..].iter().map(|l| l.to_string()));
-    Ok(Some(out.join("\n")))
+    Ok(out)
 }
 
 /// The lines of a drawing of a board with edges (`render::board`'s), up to its file

@@ -45,22 +45,11 @@ pub fn render_marked(game: &Game, state: &State, colour: bool, before: Option<&S
         lines(game, &cell, width)
     } else if game.board.has_places() {
         let place_width = (game.board.cell_count()..game.board.len())
-            .map(|c| place_text(game, state, c).chars().count())
+            .map(|c| cell_text(game, state, c).chars().count())
             .max()
             .unwrap_or(0)
             .max(1);
-        let place = |c: usize, pad: usize| {
-            let text = place_text(game, state, c);
-            let fill = " ".repeat(pad.saturating_sub(text.chars().count()));
-            match state.stacks()[c].last() {
-                Some(top) if colour && top.owner != NEUTRAL => {
-                    let code = PALETTE[top.owner as usize % PALETTE.len()];
-                    format!("{fill}\x1b[1;{code}m{text}\x1b[0m")
-                }
-                _ => format!("{fill}{text}"),
-            }
-        };
-        with_places(game, &cell, width, &place, place_width)
+        with_places(game, &cell, width, place_width)
     } else {
         grid(game, &cell, width)
     };
@@ -148,13 +137,7 @@ fn grid(game: &Game, cell: &CellDrawer, widest: usize) -> String {
 /// the widest place's text and one more; texts are right-aligned, the file letters at
 /// the cells' right ends, so that a drawing read back finds each text's place by where
 /// it ends (`record::diagram::from_drawing`).
-fn with_places(
-    game: &Game,
-    cell: &CellDrawer,
-    width: usize,
-    place: &CellDrawer,
-    place_width: usize,
-) -> String {
+fn with_places(game: &Game, cell: &CellDrawer, width: usize, place_width: usize) -> String {
     let board = &game.board;
     // The edges above and below the cells stand in the cells' columns.
     let (cell_w, place_w) = (width.max(place_width).max(2) + 1, place_width + 1);
@@ -170,10 +153,7 @@ fn with_places(
         for x in 0..w {
             let pad = if x % 2 == 1 { cell_w } else { place_w };
             match board.half_at(x, y) {
-                Some(c) if (c as usize) < board.cell_count() => {
-                    line.push_str(&cell(c as usize, pad))
-                }
-                Some(c) => line.push_str(&place(c as usize, pad)),
+                Some(c) => line.push_str(&cell(c as usize, pad)),
                 None => line.push_str(&" ".repeat(pad)),
             }
         }
@@ -192,14 +172,6 @@ fn with_places(
     out.push_str(&files);
     out.push('\n');
     out
-}
-
-/// An edge's or point's text: its top piece's symbol (and height), nothing when empty.
-fn place_text(game: &Game, state: &State, place: usize) -> String {
-    match state.stacks()[place].last() {
-        Some(_) => cell_text(game, state, place),
-        None => String::new(),
-    }
 }
 
 /// Points joined by their links: `-` east-west, `|` north-south, `\\` and `/` diagonals
@@ -316,10 +288,14 @@ fn visible_width(text: &str) -> usize {
 
 /// A cell's text: its top piece's symbol (and height), or for an empty cell the number a
 /// game that numbers its cells gives it (`[board] numbers`: the number a player types),
-/// `+` on a marked cell (`[board] marks`: a star point), else `.`.
+/// `+` on a marked cell (`[board] marks`: a star point), else `.`; nothing for an empty
+/// edge or point of a board with edges.
 fn cell_text(game: &Game, state: &State, cell: usize) -> String {
     let Some(top) = state.stacks()[cell].last() else {
         let board = &game.board;
+        if cell >= board.cell_count() {
+            return String::new();
+        }
         if let Some(n) = board.numbers.as_ref().and_then(|n| n.get(cell)) {
             return n.to_string();
         }
